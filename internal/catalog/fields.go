@@ -1,0 +1,92 @@
+package catalog
+
+var all = []string{MetaAds, GoogleAds, TikTokAds}
+
+// fields is the catalog. Dimensions first, then metrics; PRODUCT.md §3 is the spec.
+var fields = []Field{
+	// Dimensions.
+	dim("platform", "Platform", "Ad platform: meta_ads, google_ads or tiktok_ads.", LevelAccount, UnitText, all,
+		"ad_platform", "channel", "network", "source_platform"),
+	dim("account_id", "Account ID", "Ad account identifier, unique across the server.", LevelAccount, UnitID, all,
+		"ad_account_id", "customer_id", "advertiser_id", "act_id"),
+	dim("account_name", "Account name", "Ad account name.", LevelAccount, UnitText, all,
+		"account", "ad_account", "ad_account_name", "customer_name", "customer_descriptive_name", "advertiser_name"),
+	dim("currency", "Currency", "ISO 4217 currency of the account; money metrics are in it.", LevelAccount, UnitISOCode, all,
+		"currency_code", "account_currency"),
+	dim("campaign_id", "Campaign ID", "Campaign identifier.", LevelCampaign, UnitID, all),
+	dim("campaign_name", "Campaign name", "Campaign name.", LevelCampaign, UnitText, all,
+		"campaign", "campaign_title"),
+	dim("campaign_objective", "Campaign objective", "What the campaign optimizes for (e.g. OUTCOME_SALES, SEARCH, CONVERSIONS).", LevelCampaign, UnitText, all,
+		"objective", "campaign_type", "advertising_channel_type"),
+	dim("campaign_status", "Campaign status", "Campaign delivery status (ACTIVE, PAUSED, ARCHIVED…).", LevelCampaign, UnitText, all,
+		"campaign_effective_status", "campaign_delivery"),
+	dim("adset_id", "Ad set ID", "Ad set (Google: ad group) identifier.", LevelAdSet, UnitID, all,
+		"ad_set_id", "ad_group_id", "adgroup_id"),
+	dim("adset_name", "Ad set name", "Ad set (Google: ad group) name.", LevelAdSet, UnitText, all,
+		"adset", "ad_set", "ad_set_name", "ad_group", "ad_group_name", "adgroup", "adgroup_name"),
+	dim("ad_id", "Ad ID", "Ad identifier.", LevelAd, UnitID, all,
+		"creative_id"),
+	dim("ad_name", "Ad name", "Ad name.", LevelAd, UnitText, all,
+		"ad", "creative", "creative_name"),
+	dim("country", "Country", "ISO 3166-1 alpha-2 country where the ad was shown.", LevelBreakdown, UnitISOCode, all,
+		"country_code", "geo", "geo_country"),
+	dim("device", "Device", "Device the ad was shown on: mobile, desktop, tablet.", LevelBreakdown, UnitText, all,
+		"device_type", "device_platform", "impression_device"),
+	dim("publisher_platform", "Publisher platform", "Where the ad ran inside the platform (facebook, instagram, search, youtube, tiktok…).", LevelBreakdown, UnitText, all,
+		"publisher", "publisher_platforms", "placement_platform", "network_type", "ad_network_type"),
+
+	// Additive metrics.
+	sum("spend", "Spend", "Amount spent, in the account's currency.", Money, all,
+		"cost", "amount_spent", "spent", "ad_spend", "costs", "media_cost"),
+	sum("impressions", "Impressions", "Times ads were shown.", Count, all,
+		"impr", "imps", "views_impressions"),
+	sum("clicks", "Clicks", "All clicks on ads.", Count, all,
+		"all_clicks", "total_clicks"),
+	sum("link_clicks", "Link clicks", "Clicks on links that lead to the advertiser's destination (Meta).", Count, []string{MetaAds},
+		"inline_link_clicks", "link_click"),
+	sum("conversions", "Conversions", "Conversions (Meta: purchases by default), as the platform attributes them.", Count, all,
+		"purchases", "results", "conv", "actions", "total_conversions"),
+	sum("conversion_value", "Conversion value", "Value of conversions, in the account's currency.", Money, all,
+		"revenue", "purchase_value", "conversions_value", "conv_value", "action_values", "sales"),
+	sum("video_views", "Video views", "Video views as the platform counts them.", Count, all,
+		"video_plays", "views", "video_view"),
+
+	// Ratio metrics: always recomputed from summed parts.
+	ratio("ctr", "CTR", "Click-through rate: clicks / impressions × 100.", Percent, "clicks", "impressions", 100, all,
+		"click_through_rate", "clickthrough_rate"),
+	ratio("cpc", "CPC", "Cost per click: spend / clicks.", Money, "spend", "clicks", 1, all,
+		"cost_per_click", "avg_cpc", "average_cpc"),
+	ratio("cpm", "CPM", "Cost per thousand impressions: spend / impressions × 1000.", Money, "spend", "impressions", 1000, all,
+		"cost_per_mille", "cost_per_thousand_impressions", "average_cpm", "avg_cpm"),
+	ratio("cpa", "CPA", "Cost per conversion: spend / conversions.", Money, "spend", "conversions", 1, all,
+		"cost_per_conversion", "cost_per_acquisition", "cost_per_result", "cost_per_purchase"),
+	ratio("roas", "ROAS", "Return on ad spend: conversion_value / spend.", Multiple, "conversion_value", "spend", 1, all,
+		"return_on_ad_spend", "purchase_roas"),
+	ratio("conversion_rate", "Conversion rate", "Conversions / clicks × 100.", Percent, "conversions", "clicks", 100, all,
+		"cvr", "conv_rate", "conversions_rate", "conversion_rate_percent"),
+
+	// Non-additive metrics: distinct people; never summed across days or objects.
+	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
+		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
+		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}},
+	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
+		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
+		Unit: Multiple, Platforms: []string{MetaAds, TikTokAds},
+		Synonyms: []string{"avg_frequency", "average_frequency"}},
+}
+
+func dim(name, label, desc string, level Level, unit Unit, platforms []string, synonyms ...string) Field {
+	return Field{Name: name, Label: label, Description: desc, Kind: Dimension, Type: String,
+		Unit: unit, Platforms: platforms, Synonyms: synonyms, Level: level}
+}
+
+func sum(name, label, desc string, unit Unit, platforms []string, synonyms ...string) Field {
+	return Field{Name: name, Label: label, Description: desc, Kind: Metric, Type: Number,
+		Aggregation: Sum, Unit: unit, Platforms: platforms, Synonyms: synonyms}
+}
+
+func ratio(name, label, desc string, unit Unit, num, den string, scale float64, platforms []string, synonyms ...string) Field {
+	return Field{Name: name, Label: label, Description: desc, Kind: Metric, Type: Number,
+		Aggregation: Ratio, Numerator: num, Denominator: den, Scale: scale, Unit: unit,
+		Platforms: platforms, Synonyms: synonyms}
+}

@@ -1,0 +1,260 @@
+// Package query is adsmcp's query language: the arguments of the query tool as an
+// AI client sends them (Args), and the normalized, validated Query that sources
+// run. Normalization forgives the predictable mistakes of AI clients (time used as a
+// dimension, "cost" for "spend", "Campaign Name" for "campaign_name") and records
+// each correction so the response's _meta can report it; what cannot be understood
+// is rejected with an error naming the field, the problem, the valid values and the
+// closest matches.
+package query
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Args are the arguments of the query tool, exactly as PRODUCT.md §4 lists them.
+// Its JSON form is both what clients send and what _meta and re-query suggestions
+// return, so a normalized query can be run again as is.
+type Args struct {
+	AccountIDs      []string   `json:"account_ids,omitempty"`
+	Platforms       []string   `json:"platforms,omitempty"`
+	DateRange       *DateRange `json:"date_range,omitempty"`
+	DatePreset      string     `json:"date_preset,omitempty"`
+	Dimensions      []string   `json:"dimensions,omitempty"`
+	Metrics         []string   `json:"metrics,omitempty"`
+	TimeGranularity string     `json:"time_granularity,omitempty"`
+	Filters         []FilterArg `json:"filters,omitempty"`
+	Sort            []SortArg  `json:"sort,omitempty"`
+	Limit           *int       `json:"limit,omitempty"`
+	TokenBudget     *int       `json:"token_budget,omitempty"`
+}
+
+// DateRange is an inclusive range of dates, YYYY-MM-DD, in each account's timezone.
+type DateRange struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// FilterArg is one filter as sent: Value is a string, a number or an array of them.
+type FilterArg struct {
+	Field    string `json:"field"`
+	Operator string `json:"operator"`
+	Value    any    `json:"value"`
+}
+
+// SortArg is one sort key as sent.
+type SortArg struct {
+	Field     string `json:"field"`
+	Direction string `json:"direction,omitempty"`
+}
+
+// argumentNames are the canonical top-level argument names.
+var argumentNames = []string{"account_ids", "platforms", "date_range", "date_preset", "dimensions",
+	"metrics", "time_granularity", "filters", "sort", "limit", "token_budget"}
+
+// argumentAliases maps names AI clients use for arguments (often borrowed from the
+// platforms' own APIs) to adsmcp's. Keys are folded: lowercase, letters and digits.
+var argumentAliases = func() map[string]string {
+	m := map[string]string{
+	"accountids": "account_ids", "accounts": "account_ids", "accountid": "account_ids", "account": "account_ids",
+	"adaccountids": "account_ids", "customerids": "account_ids",
+	"platform": "platforms",
+	"daterange": "date_range", "timerange": "date_range",
+	"datepreset": "date_preset", "preset": "date_preset",
+	"dimension": "dimensions", "groupby": "dimensions", "breakdowns": "dimensions",
+	"metric": "metrics", "measures": "metrics",
+	"timegranularity": "time_granularity", "granularity": "time_granularity", "timeincrement": "time_granularity",
+	"grain": "time_granularity",
+	"filter": "filters", "filtering": "filters", "where": "filters",
+	"sort": "sort", "sortby": "sort", "orderby": "sort", "order": "sort",
+	"limit": "limit", "top": "limit",
+	"tokenbudget": "token_budget", "budget": "token_budget", "maxtokens": "token_budget",
+	}
+	for _, n := range argumentNames {
+		m[foldName(n)] = n
+	}
+	return m
+}()
+
+// Parse decodes the query tool's JSON arguments. Argument names are forgiven
+// ("granularity" → "time_granularity", each reported as a Change); unknown
+// arguments, wrong types and malformed JSON are returned as *Error, never a panic.
+func Parse(raw []byte) (Args, []Change, error) {
+	var a Args
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return a, nil, &Error{Problems: []Problem{{Field: "arguments", Problem: "no arguments were given",
+			Fix: `send a JSON object such as {"metrics":["spend"],"date_preset":"last_30d"}`}}}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return a, nil, &Error{Problems: []Problem{{Field: "arguments", Problem: "arguments must be a JSON object: " + jsonProblem(err),
+			Fix: `send a JSON object such as {"metrics":["spend"],"date_preset":"last_30d"}`}}}
+	}
+	var changes []Change
+	var problems []Problem
+	canon := make(map[string]json.RawMessage, len(obj))
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name, ok := argumentAliases[foldName(k)]
+		if !ok {
+			problems = append(problems, Problem{Field: k, Problem: "unknown argument",
+				Valid: argumentNames, Closest: closestStrings(k, argumentNames, 3),
+				Fix: "remove it or use one of the valid arguments"})
+			continue
+		}
+		if _, dup := canon[name]; dup {
+			problems = append(problems, Problem{Field: k, Problem: fmt.Sprintf("gives %s a second time", name),
+				Fix: "send each argument once"})
+			continue
+		}
+		if name != k {
+			changes = append(changes, Change{Type: ChangeArgumentRenamed, Field: name, From: k, To: name,
+				Detail: fmt.Sprintf("Argument %q read as %q", k, name)})
+		}
+		canon[name] = obj[k]
+	}
+	for _, name := range argumentNames {
+		v, ok := canon[name]
+		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			continue
+		}
+		if err := decodeArgument(name, v, &a); err != nil {
+			problems = append(problems, Problem{Field: fieldOf(name, err), Problem: jsonProblem(err), Fix: fixFor(name)})
+		}
+	}
+	if len(problems) > 0 {
+		return Args{}, changes, &Error{Problems: problems}
+	}
+	return a, changes, nil
+}
+
+func decodeArgument(name string, v json.RawMessage, a *Args) error {
+	var target any
+	switch name {
+	case "account_ids":
+		target = &a.AccountIDs
+	case "platforms":
+		target = &a.Platforms
+	case "date_range":
+		target = &a.DateRange
+	case "date_preset":
+		target = &a.DatePreset
+	case "dimensions":
+		target = &a.Dimensions
+	case "metrics":
+		target = &a.Metrics
+	case "time_granularity":
+		target = &a.TimeGranularity
+	case "filters":
+		target = &a.Filters
+	case "sort":
+		target = &a.Sort
+	case "limit":
+		target = &a.Limit
+	case "token_budget":
+		target = &a.TokenBudget
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(target); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("trailing data after the value")
+	}
+	return nil
+}
+
+// fieldOf names the argument path a JSON decoding error is about.
+func fieldOf(name string, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return name + "." + te.Field
+	}
+	return name
+}
+
+func jsonProblem(err error) string {
+	if err == nil {
+		return "null is not an object"
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("expected %s, got a JSON %s", goTypeName(te.Type.String()), te.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func goTypeName(t string) string {
+	switch strings.TrimLeft(t, "*") {
+	case "string":
+		return "a string"
+	case "[]string":
+		return "an array of strings"
+	case "int":
+		return "an integer"
+	case "query.DateRange":
+		return `an object {"start":"YYYY-MM-DD","end":"YYYY-MM-DD"}`
+	case "[]query.FilterArg":
+		return `an array of {"field","operator","value"} objects`
+	case "[]query.SortArg":
+		return `an array of {"field","direction"} objects`
+	}
+	return t
+}
+
+func fixFor(name string) string {
+	switch name {
+	case "account_ids", "platforms", "dimensions", "metrics":
+		return fmt.Sprintf(`give %s as an array of strings, e.g. ["%s"]`, name, exampleFor(name))
+	case "date_range":
+		return `give date_range as {"start":"2026-01-01","end":"2026-01-31"}`
+	case "date_preset", "time_granularity":
+		return "give " + name + " as one string from the valid values"
+	case "filters":
+		return `give filters as [{"field":"campaign_name","operator":"CONTAINS","value":"brand"}]`
+	case "sort":
+		return `give sort as [{"field":"spend","direction":"desc"}]`
+	case "limit", "token_budget":
+		return "give " + name + " as a whole number"
+	}
+	return ""
+}
+
+func exampleFor(name string) string {
+	switch name {
+	case "account_ids":
+		return "act_1001"
+	case "platforms":
+		return "meta_ads"
+	case "dimensions":
+		return "campaign_name"
+	}
+	return "spend"
+}
+
+// foldName lowercases and keeps letters and digits only.
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
