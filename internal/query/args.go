@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -21,17 +22,17 @@ import (
 // Its JSON form is both what clients send and what _meta and re-query suggestions
 // return, so a normalized query can be run again as is.
 type Args struct {
-	AccountIDs      []string   `json:"account_ids,omitempty"`
-	Platforms       []string   `json:"platforms,omitempty"`
-	DateRange       *DateRange `json:"date_range,omitempty"`
-	DatePreset      string     `json:"date_preset,omitempty"`
-	Dimensions      []string   `json:"dimensions,omitempty"`
-	Metrics         []string   `json:"metrics,omitempty"`
-	TimeGranularity string     `json:"time_granularity,omitempty"`
+	AccountIDs      []string    `json:"account_ids,omitempty"`
+	Platforms       []string    `json:"platforms,omitempty"`
+	DateRange       *DateRange  `json:"date_range,omitempty"`
+	DatePreset      string      `json:"date_preset,omitempty"`
+	Dimensions      []string    `json:"dimensions,omitempty"`
+	Metrics         []string    `json:"metrics,omitempty"`
+	TimeGranularity string      `json:"time_granularity,omitempty"`
 	Filters         []FilterArg `json:"filters,omitempty"`
-	Sort            []SortArg  `json:"sort,omitempty"`
-	Limit           *int       `json:"limit,omitempty"`
-	TokenBudget     *int       `json:"token_budget,omitempty"`
+	Sort            []SortArg   `json:"sort,omitempty"`
+	Limit           *int        `json:"limit,omitempty"`
+	TokenBudget     *int        `json:"token_budget,omitempty"`
 }
 
 // DateRange is an inclusive range of dates, YYYY-MM-DD, in each account's timezone.
@@ -61,19 +62,19 @@ var argumentNames = []string{"account_ids", "platforms", "date_range", "date_pre
 // platforms' own APIs) to adsmcp's. Keys are folded: lowercase, letters and digits.
 var argumentAliases = func() map[string]string {
 	m := map[string]string{
-	"accountids": "account_ids", "accounts": "account_ids", "accountid": "account_ids", "account": "account_ids",
-	"adaccountids": "account_ids", "customerids": "account_ids",
-	"platform": "platforms",
-	"daterange": "date_range", "timerange": "date_range",
-	"datepreset": "date_preset", "preset": "date_preset",
-	"dimension": "dimensions", "groupby": "dimensions", "breakdowns": "dimensions",
-	"metric": "metrics", "measures": "metrics",
-	"timegranularity": "time_granularity", "granularity": "time_granularity", "timeincrement": "time_granularity",
-	"grain": "time_granularity",
-	"filter": "filters", "filtering": "filters", "where": "filters",
-	"sort": "sort", "sortby": "sort", "orderby": "sort", "order": "sort",
-	"limit": "limit", "top": "limit",
-	"tokenbudget": "token_budget", "budget": "token_budget", "maxtokens": "token_budget",
+		"accountids": "account_ids", "accounts": "account_ids", "accountid": "account_ids", "account": "account_ids",
+		"adaccountids": "account_ids", "customerids": "account_ids",
+		"platform":  "platforms",
+		"daterange": "date_range", "timerange": "date_range",
+		"datepreset": "date_preset", "preset": "date_preset",
+		"dimension": "dimensions", "groupby": "dimensions", "breakdowns": "dimensions",
+		"metric": "metrics", "measures": "metrics",
+		"timegranularity": "time_granularity", "granularity": "time_granularity", "timeincrement": "time_granularity",
+		"grain":  "time_granularity",
+		"filter": "filters", "filtering": "filters", "where": "filters",
+		"sort": "sort", "sortby": "sort", "orderby": "sort", "order": "sort",
+		"limit": "limit", "top": "limit",
+		"tokenbudget": "token_budget", "budget": "token_budget", "maxtokens": "token_budget",
 	}
 	for _, n := range argumentNames {
 		m[foldName(n)] = n
@@ -83,7 +84,9 @@ var argumentAliases = func() map[string]string {
 
 // Parse decodes the query tool's JSON arguments. Argument names are forgiven
 // ("granularity" → "time_granularity", each reported as a Change); unknown
-// arguments, wrong types and malformed JSON are returned as *Error, never a panic.
+// arguments, arguments given twice, wrong types (with the path of the value at
+// fault, such as "filters[1].field") and malformed JSON are returned as *Error,
+// never a panic.
 func Parse(raw []byte) (Args, []Change, error) {
 	var a Args
 	raw = bytes.TrimSpace(raw)
@@ -104,10 +107,14 @@ func Parse(raw []byte) (Args, []Change, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	for _, k := range duplicateKeys(raw) {
+		problems = append(problems, Problem{Field: argField(k), Value: k, Problem: "is given more than once",
+			Fix: "send each argument once"})
+	}
 	for _, k := range keys {
 		name, ok := argumentAliases[foldName(k)]
 		if !ok {
-			problems = append(problems, Problem{Field: k, Problem: "unknown argument",
+			problems = append(problems, Problem{Field: argField(k), Value: k, Problem: "unknown argument",
 				Valid: argumentNames, Closest: closestStrings(k, argumentNames, 3),
 				Fix: "remove it or use one of the valid arguments"})
 			continue
@@ -128,8 +135,8 @@ func Parse(raw []byte) (Args, []Change, error) {
 		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			continue
 		}
-		if err := decodeArgument(name, v, &a); err != nil {
-			problems = append(problems, Problem{Field: fieldOf(name, err), Problem: jsonProblem(err), Fix: fixFor(name)})
+		if field, err := decodeArgument(name, v, &a); err != nil {
+			problems = append(problems, Problem{Field: field, Problem: jsonProblem(err), Fix: fixFor(name)})
 		}
 	}
 	if len(problems) > 0 {
@@ -138,7 +145,86 @@ func Parse(raw []byte) (Args, []Change, error) {
 	return a, changes, nil
 }
 
-func decodeArgument(name string, v json.RawMessage, a *Args) error {
+// argField is the Field of a problem about the top-level key k: k itself, or
+// "arguments" when k is blank (a Problem always says where).
+func argField(k string) string {
+	if strings.TrimSpace(k) == "" {
+		return "arguments"
+	}
+	return k
+}
+
+// duplicateKeys returns the top-level keys of a valid JSON object that occur more
+// than once: encoding/json would silently keep the last value.
+func duplicateKeys(raw []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	count := map[string]int{}
+	var dups []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return dups
+		}
+		k, _ := t.(string)
+		if count[k]++; count[k] == 2 {
+			dups = append(dups, k)
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return dups
+		}
+	}
+	return dups
+}
+
+// decodeArgument decodes one argument into a. On error it also returns the path
+// of the offending value, down to the array element ("filters[1].field").
+func decodeArgument(name string, v json.RawMessage, a *Args) (string, error) {
+	target := argumentTarget(name, a)
+	if name == "time_granularity" {
+		// Meta's time_increment is a number of days (1, 7) as often as a word.
+		var num json.Number
+		if decodeStrict(v, &num) == nil {
+			a.TimeGranularity = num.String()
+			return name, nil
+		}
+	}
+	err := decodeStrict(v, target)
+	if err == nil {
+		return name, nil
+	}
+	field := fieldOf(name, err)
+	// For arrays, find the first element at fault to name its index.
+	if t := reflect.TypeOf(target).Elem(); t.Kind() == reflect.Slice {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) == nil {
+			for i, e := range elems {
+				if eerr := decodeStrict(e, reflect.New(t.Elem()).Interface()); eerr != nil {
+					return fieldOf(fmt.Sprintf("%s[%d]", name, i), eerr), eerr
+				}
+			}
+		}
+	}
+	return field, err
+}
+
+func decodeStrict(v json.RawMessage, target any) error {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(target); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("trailing data after the value")
+	}
+	return nil
+}
+
+func argumentTarget(name string, a *Args) any {
 	var target any
 	switch name {
 	case "account_ids":
@@ -164,16 +250,7 @@ func decodeArgument(name string, v json.RawMessage, a *Args) error {
 	case "token_budget":
 		target = &a.TokenBudget
 	}
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	if err := dec.Decode(target); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("trailing data after the value")
-	}
-	return nil
+	return target
 }
 
 // fieldOf names the argument path a JSON decoding error is about.
@@ -214,6 +291,12 @@ func goTypeName(t string) string {
 		return `an array of {"field","operator","value"} objects`
 	case "[]query.SortArg":
 		return `an array of {"field","direction"} objects`
+	case "query.FilterArg":
+		return `an object {"field","operator","value"}`
+	case "query.SortArg":
+		return `an object {"field","direction"}`
+	case "map[string]json.RawMessage":
+		return "an object"
 	}
 	return t
 }

@@ -380,7 +380,7 @@ func (n *normalizer) setRange(start, end, today time.Time) {
 	if start.After(today) {
 		n.problem(Problem{Field: "date_range.start", Value: start.Format(time.DateOnly),
 			Problem: fmt.Sprintf("is in the future (today is %s in %s)", today.Format(time.DateOnly), n.q.Location),
-			Fix: "ask for dates up to today"})
+			Fix:     "ask for dates up to today"})
 		return
 	}
 	if end.After(today) {
@@ -408,7 +408,7 @@ var timeWords = map[string]fit.Grain{
 	"segmentsweek": fit.Weekly, "weekstart": fit.Weekly,
 	"month": fit.Monthly, "months": fit.Monthly, "monthly": fit.Monthly, "segmentsmonth": fit.Monthly,
 	"yearmonth": fit.Monthly,
-	"year": "", "years": "", "yearly": "", "segmentsyear": "", "quarter": "", "segmentsquarter": "",
+	"year":      "", "years": "", "yearly": "", "segmentsyear": "", "quarter": "", "segmentsquarter": "",
 	"hour": "", "hourofday": "", "stattimehour": "", "dayofweek": "", "segmentsdayofweek": "",
 	"timeperiod": "", "period": "", "timeincrement": "",
 }
@@ -671,7 +671,7 @@ func (n *normalizer) filters(given []FilterArg) {
 				Problem: fmt.Sprintf("is not valid for %s field %q", f.Type, f.Name), Valid: opNames(valid)})
 			continue
 		}
-		vals, prob := n.filterValues(f, op, fa.Value)
+		vals, prob := n.filterValues(at, f, op, fa.Value)
 		if prob != "" {
 			n.problem(Problem{Field: at + ".value", Value: shortValue(fa.Value), Problem: prob, Fix: valueFix(f, op)})
 			continue
@@ -682,7 +682,7 @@ func (n *normalizer) filters(given []FilterArg) {
 
 // filterValues checks the value's shape for the operator and converts each item to
 // the field's type. It returns a problem text, or "".
-func (n *normalizer) filterValues(f catalog.Field, op Operator, v any) ([]any, string) {
+func (n *normalizer) filterValues(at string, f catalog.Field, op Operator, v any) ([]any, string) {
 	var items []any
 	switch op {
 	case In, NotIn, Between:
@@ -723,10 +723,10 @@ func (n *normalizer) filterValues(f catalog.Field, op Operator, v any) ([]any, s
 		if len(s) > MaxValueLength {
 			return nil, fmt.Sprintf("a value is %d characters long, at most %d", len(s), MaxValueLength)
 		}
-		if f.Name == "platform" {
-			if p, ok := canonicalPlatform(s); ok {
-				s = p
-			}
+		if c := n.canonicalValue(f, op, s); c != s {
+			n.change(Change{Type: ChangeValueNormalized, Field: at + ".value", From: s, To: c,
+				Detail: fmt.Sprintf("Filter value %q read as %q", s, c)})
+			s = c
 		}
 		out[i] = s
 	}
@@ -734,6 +734,26 @@ func (n *normalizer) filterValues(f catalog.Field, op Operator, v any) ([]any, s
 		return nil, "BETWEEN's low value is above its high value"
 	}
 	return out, ""
+}
+
+// canonicalValue writes a filter value the way the data stores it, for the
+// dimensions whose values adsmcp itself names: platforms ("Facebook" → meta_ads)
+// and, for exact matches, account IDs ("1015" → act_1015), which would otherwise
+// silently match nothing.
+func (n *normalizer) canonicalValue(f catalog.Field, op Operator, s string) string {
+	switch f.Name {
+	case "platform":
+		if p, ok := canonicalPlatform(s); ok {
+			return p
+		}
+	case "account_id":
+		if op == Equals || op == NotEquals || op == In || op == NotIn {
+			if a, _, ok := findAccount(n.opt.Accounts, s); ok {
+				return a.AccountID
+			}
+		}
+	}
+	return s
 }
 
 func toNumber(v any) (float64, bool) {

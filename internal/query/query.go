@@ -131,8 +131,9 @@ func (q *Query) Args() Args {
 	return a
 }
 
-// MarshalJSON writes the query as its ready-to-run arguments.
-func (q *Query) MarshalJSON() ([]byte, error) { return json.Marshal(q.Args()) }
+// MarshalJSON writes the query as its ready-to-run arguments. It has a value
+// receiver so that a Query held by value (in a _meta struct) is written the same.
+func (q Query) MarshalJSON() ([]byte, error) { return json.Marshal(q.Args()) }
 
 // TimeColumn is the name of the result's time column ("" at total grain).
 func (q *Query) TimeColumn() string { return q.Grain.TimeColumn() }
