@@ -41,6 +41,63 @@ type DateRange struct {
 	End   string `json:"end"`
 }
 
+// dateRangeKeys are the spellings of the range's ends that AI clients borrow from
+// the platforms' APIs (Meta's time_range is {since, until}); folded keys.
+var dateRangeKeys = map[string]string{
+	"start": "start", "startdate": "start", "since": "start", "from": "start", "begin": "start",
+	"end": "end", "enddate": "end", "until": "end", "to": "end", "stop": "end",
+}
+
+// UnmarshalJSON reads {start, end} and its usual spellings ({since, until},
+// {from, to}, {start_date, end_date}); any other key is an error that names it.
+func (d *DateRange) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return &json.UnmarshalTypeError{Value: jsonKindOf(b), Type: reflect.TypeOf(DateRange{})}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var dst *string
+		switch dateRangeKeys[foldName(k)] {
+		case "start":
+			dst = &d.Start
+		case "end":
+			dst = &d.End
+		default:
+			return fmt.Errorf("unknown key %q in date_range; use start and end", k)
+		}
+		if err := json.Unmarshal(m[k], dst); err != nil {
+			return &json.UnmarshalTypeError{Value: jsonKindOf(m[k]), Type: reflect.TypeOf(""), Field: dateRangeKeys[foldName(k)]}
+		}
+	}
+	return nil
+}
+
+// jsonKindOf names the JSON type of a raw value, for error messages.
+func jsonKindOf(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
 // FilterArg is one filter as sent: Value is a string, a number or an array of them.
 type FilterArg struct {
 	Field    string `json:"field"`

@@ -78,8 +78,8 @@ func Normalize(a Args, opt Options) (*Query, error) {
 	n.dates(a.DateRange, a.DatePreset)
 	inferred := n.fields(a.Dimensions, a.Metrics)
 	n.granularity(a.TimeGranularity, inferred)
-	n.currency()
 	n.filters(a.Filters)
+	n.currency()
 	n.sort(a.Sort, a.Limit)
 	n.budget(a.TokenBudget)
 	if len(n.problems) > 0 {
@@ -554,7 +554,9 @@ func (n *normalizer) granularity(given string, inferred fit.Grain) {
 }
 
 // currency adds the currency dimension when money metrics would otherwise mix
-// currencies in one column, so no total ever sums across currencies.
+// currencies in one column, so no total ever sums across currencies. A money
+// metric used only in a filter counts too: "spend > 100" must not compare a sum
+// of dollars and pesos.
 func (n *normalizer) currency() {
 	if slices.Contains(n.q.Dimensions, "currency") {
 		return
@@ -562,6 +564,11 @@ func (n *normalizer) currency() {
 	money := false
 	for _, m := range n.q.Metrics {
 		if involvesMoney(catalog.MustLookup(m)) {
+			money = true
+		}
+	}
+	for _, f := range n.q.Filters {
+		if f.Metric && involvesMoney(catalog.MustLookup(f.Field)) {
 			money = true
 		}
 	}

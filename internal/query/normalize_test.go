@@ -1317,3 +1317,19 @@ func TestArgsShape(t *testing.T) {
 		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}
 }
+
+func TestMoneyFilterAcrossCurrenciesAddsCurrencyColumn(t *testing.T) {
+	var mixed []string
+	seen := map[string]bool{}
+	for _, a := range testAccounts() {
+		if !seen[a.Currency] {
+			seen[a.Currency] = true
+			mixed = append(mixed, a.AccountID)
+		}
+	}
+	q := mustNormalize(t, Args{AccountIDs: mixed, Metrics: []string{"clicks"},
+		Filters: []FilterArg{{Field: "spend", Operator: ">", Value: 100.0}}})
+	if !slices.Contains(q.Dimensions, "currency") {
+		t.Errorf("spend filter over %d currencies: dimensions %v lack currency", len(seen), q.Dimensions)
+	}
+}

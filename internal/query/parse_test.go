@@ -202,7 +202,7 @@ func TestParseWrongTypes(t *testing.T) {
 		{`{"date_range":{"start":"2026-01-01","end":false}}`, "date_range.end", "a string"},
 		{`{"date_range":"2026-01-01..2026-01-31"}`, "date_range", "an object"},
 		{`{"date_range":["2026-01-01","2026-01-31"]}`, "date_range", "an object"},
-		{`{"date_range":{"since":"2026-01-01","until":"2026-01-31"}}`, "date_range", "unknown field"},
+		{`{"date_range":{"beginning":"2026-01-01","end":"2026-01-31"}}`, "date_range", "unknown key \"beginning\""},
 		{`{"date_preset":7}`, "date_preset", "a string"},
 		{`{"date_preset":["last_7d"]}`, "date_preset", "a string"},
 		{`{"time_granularity":true}`, "time_granularity", "a string"},
@@ -349,5 +349,28 @@ func TestErrorJSON(t *testing.T) {
 		if _, ok := back.Problems[0][k]; !ok {
 			t.Errorf("problem JSON lacks %q: %s", k, b)
 		}
+	}
+}
+
+func TestDateRangeSpellings(t *testing.T) {
+	for _, raw := range []string{
+		`{"date_range":{"start":"2026-01-01","end":"2026-01-31"}}`,
+		`{"date_range":{"since":"2026-01-01","until":"2026-01-31"}}`,
+		`{"date_range":{"from":"2026-01-01","to":"2026-01-31"}}`,
+		`{"date_range":{"start_date":"2026-01-01","endDate":"2026-01-31"}}`,
+	} {
+		a, _, err := Parse([]byte(raw))
+		if err != nil {
+			t.Errorf("Parse(%s): %v", raw, err)
+			continue
+		}
+		if a.DateRange == nil || a.DateRange.Start != "2026-01-01" || a.DateRange.End != "2026-01-31" {
+			t.Errorf("Parse(%s) = %+v", raw, a.DateRange)
+		}
+	}
+	_, _, err := Parse([]byte(`{"date_range":{"since":5}}`))
+	var qe *Error
+	if !errors.As(err, &qe) || qe.Problems[0].Field != "date_range.start" {
+		t.Errorf("a number for since: %v", err)
 	}
 }
