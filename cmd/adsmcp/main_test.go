@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	dbOnce sync.Once
+	dbPath string
+	dbErr  error
+)
+
+// testDB builds a small fixed-anchor demo warehouse once, through the demo command.
+func testDB(t *testing.T) string {
+	t.Helper()
+	dbOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "adsmcp-cli-test-")
+		if err != nil {
+			dbErr = err
+			return
+		}
+		dbPath = filepath.Join(dir, "cli.duckdb")
+		_, stderr, err := runCLI("demo", "--db", dbPath, "--anchor", "2026-03-15", "--seed", "7", "--scale", "0.03")
+		if err != nil {
+			dbErr = err
+			dbPath = stderr
+		}
+	})
+	if dbErr != nil {
+		t.Fatalf("demo: %v (%s)", dbErr, dbPath)
+	}
+	return dbPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dbPath != "" {
+		os.RemoveAll(filepath.Dir(dbPath))
+	}
+	os.Exit(code)
+}
+
+func runCLI(args ...string) (stdout, stderr string, err error) {
+	var out, errb bytes.Buffer
+	cmd := newRootCommand()
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SetIn(strings.NewReader(""))
+	err = cmd.ExecuteContext(context.Background())
+	return out.String(), errb.String(), err
+}
+
+func TestQueryPrintsCSV(t *testing.T) {
+	db := testDB(t)
+	out, stderr, err := runCLI("query", "--db", db, "--today", "2026-03-15", "--platform", "meta",
+		"-m", "spend,clicks,ctr", "-d", "account_name,date", "--preset", "last_7d")
+	if err != nil {
+		t.Fatalf("query failed: %v\n%s", err, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatalf("output is not CSV: %v\n%s", err, out)
+	}
+	if got := strings.Join(recs[0], ","); got != "date,account_name,currency,spend,clicks,ctr" {
+		t.Errorf("header = %s", got)
+	}
+	if len(recs) < 8 {
+		t.Errorf("%d rows for 7 days of Meta accounts", len(recs)-1)
+	}
+	for _, want := range []string{"dimension_sanitized", "granularity_inferred", "value_normalized", "currency_column_added"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not report %s:\n%s", want, stderr)
+		}
+	}
+}
+
+func TestQueryJSONAndFlagsAgree(t *testing.T) {
+	db := testDB(t)
+	fromFlags, _, err := runCLI("query", "--db", db, "--today", "2026-03-15", "-p", "google_ads",
+		"-m", "spend", "-d", "campaign_name", "-g", "monthly", "--filter", "spend > 10", "--sort", "spend:desc", "--limit", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJSON, _, err := runCLI("query", "--db", db, "--today", "2026-03-15", "--json",
+		`{"platforms":["google_ads"],"metrics":["spend"],"dimensions":["campaign_name"],"time_granularity":"monthly",
+		  "filters":[{"field":"spend","operator":"GREATER_THAN","value":10}],"sort":[{"field":"spend","direction":"desc"}],"limit":5}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromFlags != fromJSON || strings.Count(fromFlags, "\n") != 6 {
+		t.Errorf("flags and --json disagree or wrong row count:\n%s\n---\n%s", fromFlags, fromJSON)
+	}
+}
+
+func TestBadQueriesFailWithPreciseErrors(t *testing.T) {
+	db := testDB(t)
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-m", "spnd", "-p", "meta"}, []string{"metrics[0]", "did you mean spend"}},
+		{[]string{"-m", "spend", "-p", "meta", "--limit", "3"}, []string{"limit", "needs sort"}},
+		{[]string{"-m", "spend"}, []string{"too many accounts", "14", "act_"}},
+		{[]string{"-m", "spend", "-p", "meta", "--start", "2026-02-01"}, []string{"--start and --end"}},
+		{[]string{"-m", "spend", "-p", "meta", "--filter", "spend"}, []string{"--filter", "no operator"}},
+		{[]string{"--json", "{not json"}, []string{"--json"}},
+	}
+	for _, c := range cases {
+		args := append([]string{"query", "--db", db, "--today", "2026-03-15"}, c.args...)
+		out, stderr, err := runCLI(args...)
+		if err == nil {
+			t.Errorf("%v succeeded:\n%s", c.args, out)
+			continue
+		}
+		text := err.Error() + stderr
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%v: error does not mention %q:\n%s", c.args, w, text)
+			}
+		}
+	}
+}
+
+func TestAccountsFieldsVersionHelp(t *testing.T) {
+	db := testDB(t)
+	out, _, err := runCLI("accounts", "--db", db)
+	if err != nil || strings.Count(out, "\n") != 15 {
+		t.Errorf("accounts: %v, %d lines:\n%s", err, strings.Count(out, "\n"), out)
+	}
+	out, _, err = runCLI("fields", "--platform", "google")
+	if err != nil || strings.Contains(out, "link_clicks") || !strings.Contains(out, "spend,metric,number,sum,money") {
+		t.Errorf("fields --platform google: %v\n%s", err, out)
+	}
+	out, _, err = runCLI("version")
+	if err != nil || !strings.HasPrefix(out, "adsmcp ") {
+		t.Errorf("version: %v %q", err, out)
+	}
+	for _, c := range []string{"query", "accounts", "fields", "demo", "version"} {
+		out, _, err := runCLI(c, "--help")
+		if err != nil || !strings.Contains(out, "Usage:") {
+			t.Errorf("%s --help: %v", c, err)
+		}
+	}
+	if _, _, err := runCLI("demo", "--db", db); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("demo over an existing file: %v", err)
+	}
+}

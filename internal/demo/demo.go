@@ -1,0 +1,183 @@
+// Package demo generates adsmcp's deterministic demo dataset (PRODUCT.md §9): 14
+// synthetic ad accounts on Meta, Google and TikTok with two years of daily facts at
+// the finest level (date × ad × country × device), and stored reach per level and
+// grain. It knows nothing of any database: it hands every row to a Sink, in a fixed
+// order, so the same Config always yields the same sequence of calls — a warehouse
+// loaded from it is byte-identical, and tests can hash the stream.
+//
+// The data is made to exercise the product, not only to look plausible: more
+// accounts than the 10-account guardrail, EUR and ARS money next to USD, heavy-tailed
+// spend, campaigns that start and stop, seasonal peaks, 1–3% of rows with empty
+// dimensions (the API artifacts the fit pipeline filters), one account whose metrics
+// are all zero (a token without the right scopes), one closed account, Google without
+// link clicks or reach, and reach that is consistent across grains and levels.
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+)
+
+// GeneratorVersion changes whenever the generated data changes for the same Config,
+// so a stored warehouse can tell it was made by an older generator.
+const GeneratorVersion = "1"
+
+// DefaultSeed is the seed of the standard demo dataset, so that every installation
+// anchored on the same day has the same data (and documentation can quote it).
+const DefaultSeed uint64 = 20240601
+
+// DefaultDays is two years of daily data.
+const DefaultDays = 730
+
+// NotReported is the LinkClicks value of a fact whose platform does not report link
+// clicks (Google, TikTok): the warehouse stores it as NULL, not 0.
+const NotReported int64 = -1
+
+// Config chooses the dataset. Same Config ⇒ same data.
+type Config struct {
+	// Anchor is the day after the data ends: the data covers Days days ending the day
+	// before Anchor. Only its calendar date (in its own location) counts; it is
+	// normalized to UTC midnight. Required: a zero Anchor is an error rather than a
+	// silent time.Now(), which would make the data depend on the clock.
+	Anchor time.Time
+	Seed   uint64
+	// Days defaults to DefaultDays when 0.
+	Days int
+	// Scale is the fraction of each account's campaigns to generate, in (0, 1];
+	// 0 means 1, the full dataset. Tests use 0.03–0.1. A smaller scale yields a subset
+	// of the full dataset's campaigns, ad sets and ads (same IDs and names).
+	Scale float64
+}
+
+// Campaign is one row of table campaigns.
+type Campaign struct {
+	CampaignID string
+	AccountID  string
+	Name       string
+	// Objective is the platform's own value: Meta OUTCOME_*, Google's advertising
+	// channel type (SEARCH, PERFORMANCE_MAX, …), TikTok's objective (CONVERSIONS, …).
+	Objective string
+	// Status is normalized across platforms: ACTIVE (delivering through the last
+	// day of data), PAUSED (stopped recently) or ARCHIVED (stopped long ago).
+	Status    string
+	StartDate time.Time
+	// EndDate is the last day of delivery, or a scheduled end after the data;
+	// zero means no end date (NULL): an ACTIVE campaign running until stopped.
+	EndDate time.Time
+}
+
+// AdSet is one row of table adsets (Google: ad group).
+type AdSet struct {
+	AdSetID    string
+	CampaignID string
+	AccountID  string
+	Name       string
+}
+
+// Ad is one row of table ads.
+type Ad struct {
+	AdID       string
+	AdSetID    string
+	CampaignID string
+	AccountID  string
+	Name       string
+}
+
+// Fact is one row of table facts: one ad on one day in one country on one device.
+// Empty strings are NULL (dimension artifacts, see PRODUCT.md §5 step 1). Money is in
+// micros of the account's currency, always whole cents (multiples of 10,000).
+type Fact struct {
+	Date              time.Time // UTC midnight of the account's civil date
+	AccountID         string
+	CampaignID        string
+	AdSetID           string
+	AdID              string
+	Country           string // ISO 3166-1 alpha-2
+	Device            string // mobile, desktop, tablet
+	PublisherPlatform string
+
+	SpendMicros int64
+	Impressions int64
+	Clicks      int64
+	// LinkClicks is NotReported (-1, stored as NULL) on platforms without link
+	// clicks: only Meta reports them.
+	LinkClicks int64
+	// Conversions are integers on Meta and TikTok; Google's may be fractional, but
+	// only in quarters, which binary floating point holds exactly, so sums are exact.
+	Conversions           float64
+	ConversionValueMicros int64
+	VideoViews            int64
+}
+
+// Reach is one row of table reach: distinct people reached by one object (the
+// account or a campaign) over one period of one grain.
+type Reach struct {
+	Level       string // "account" or "campaign"
+	ObjectID    string // the account_id or campaign_id
+	AccountID   string
+	Grain       string    // "daily", "weekly", "monthly"
+	PeriodStart time.Time // the day, the ISO week's Monday, or the 1st of the month
+	Reach       int64
+}
+
+// Sink receives the dataset. Generate calls it from a single goroutine in this
+// order: every Dataset row, every Account, every Campaign, every AdSet, every Ad (each
+// account by account), every Fact (account by account, each account in date order —
+// which is the physical order a warehouse wants for date-range scans), then every
+// Reach row. One table at a time lets a loader keep a single bulk appender open. An
+// error stops Generate, which returns it.
+type Sink interface {
+	// Dataset is one key/value row of table dataset describing the data
+	// (kind, label, anchor, seed, days, scale, generator_version, first_date, last_date).
+	Dataset(key, value string) error
+	Account(a ads.Account) error
+	Campaign(c Campaign) error
+	AdSet(s AdSet) error
+	Ad(a Ad) error
+	// Fact gets a pointer so the hot path does not copy; the Fact is only valid
+	// during the call (its memory is reused).
+	Fact(f *Fact) error
+	Reach(r Reach) error
+}
+
+// normalized returns cfg with defaults applied, or an error for values that would
+// otherwise be silently misread.
+func (cfg Config) normalized() (Config, error) {
+	if cfg.Anchor.IsZero() {
+		return cfg, errors.New("demo: Config.Anchor is required")
+	}
+	y, m, d := cfg.Anchor.Date()
+	cfg.Anchor = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	if cfg.Days == 0 {
+		cfg.Days = DefaultDays
+	}
+	if cfg.Days < 1 || cfg.Days > 3660 {
+		return cfg, fmt.Errorf("demo: Config.Days must be between 1 and 3660, got %d", cfg.Days)
+	}
+	if cfg.Scale == 0 {
+		cfg.Scale = 1
+	}
+	if !(cfg.Scale > 0 && cfg.Scale <= 1) {
+		return cfg, fmt.Errorf("demo: Config.Scale must be in (0, 1], got %g", cfg.Scale)
+	}
+	return cfg, nil
+}
+
+// Generate produces the dataset described by cfg into sink. progress, if not nil, is
+// called from the calling goroutine after each batch of facts with the facts emitted
+// so far and an estimate of the total (never below the count so far).
+func Generate(ctx context.Context, cfg Config, sink Sink, progress func(doneFacts, estimatedTotal int64)) error {
+	cfg, err := cfg.normalized()
+	if err != nil {
+		return err
+	}
+	p := newPlan(cfg)
+	if err := p.emitStructure(sink); err != nil {
+		return err
+	}
+	return p.emitFactsAndReach(ctx, sink, progress)
+}

@@ -1,0 +1,415 @@
+package duckdb
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// ErrNotEmpty is returned by Load when the warehouse already holds data: loading on
+// top would duplicate every row.
+var ErrNotEmpty = errors.New("duckdb: the warehouse already holds data; load the demo data into an empty one")
+
+// CompleteKey = CompleteValue is the dataset row Load writes last, in the same
+// transaction as everything else: a warehouse holds a complete dataset exactly when
+// the row is there (see Loaded).
+const (
+	CompleteKey   = "complete"
+	CompleteValue = "true"
+)
+
+// Load creates the schema and fills the warehouse with the demo dataset described by
+// cfg, through DuckDB's bulk Appender (millions of rows in seconds, where INSERTs
+// would take minutes).
+//
+// Everything — the DDL, every row and the final complete=true dataset row — runs
+// in one transaction on one connection: on any error, cancellation included, it is
+// rolled back and the warehouse is left as it was, never half filled. After the
+// commit a CHECKPOINT moves the data from the write-ahead log into the database
+// file, so the next open does not replay it.
+//
+// Facts are staged first (see Staging below) and then copied into facts by one
+// INSERT … SELECT in the order they arrived — account by account and, within an
+// account, by date: DuckDB's per-row-group min/max (zone maps) then let queries
+// filtering by account_id and a date range skip almost all of the table.
+//
+// progress, if not nil, gets one line updated in place ("\rgenerating demo data:
+// 1.2M/3.3M rows (36%)"), ended by a newline and a summary of rows and seconds.
+func Load(ctx context.Context, db *sql.DB, cfg demo.Config, progress io.Writer) error {
+	start := time.Now()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	l := &loader{ctx: ctx, out: progress}
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("duckdb: unexpected driver connection %T", dc)
+		}
+		l.conn = c
+		return l.load(cfg)
+	})
+	if err != nil {
+		if progress != nil && l.lastLen > 0 {
+			fmt.Fprintln(progress)
+		}
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("duckdb: checkpoint after loading the demo data: %w", err)
+	}
+	if progress != nil {
+		l.line(fmt.Sprintf("loaded demo data: %s facts, %s reach rows, %d accounts, %s campaigns, %s ad sets, %s ads in %.1fs",
+			thousands(l.n.facts), thousands(l.n.reach), l.n.accounts, thousands(l.n.campaigns),
+			thousands(l.n.adsets), thousands(l.n.ads), time.Since(start).Seconds()))
+		fmt.Fprintln(progress)
+	}
+	return nil
+}
+
+// Loaded reports whether the warehouse holds a complete demo (or other) dataset:
+// the complete=true row Load writes last. A missing schema counts as not loaded.
+func Loaded(ctx context.Context, db *sql.DB) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx,
+		`SELECT count(*) FROM duckdb_tables() WHERE table_name = 'dataset' AND schema_name = 'main'`).Scan(&n)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	err = db.QueryRowContext(ctx, `SELECT count(*) FROM dataset WHERE key = ? AND value = ?`,
+		CompleteKey, CompleteValue).Scan(&n)
+	return n > 0, err
+}
+
+// counts are the rows appended per table.
+type counts struct {
+	dataset, accounts, campaigns, adsets, ads, facts, reach int64
+}
+
+// loader is a demo.Sink that appends each row to its table. The generator sends one
+// table at a time, so one appender is open at a time; switching tables closes it.
+type loader struct {
+	ctx   context.Context
+	conn  driver.Conn
+	table string
+	app   *duckdb.Appender
+	row   []driver.Value // reused for every row
+	n     counts
+
+	codes    codes        // the strings of staged facts
+	lastDate time.Time    // the date of the previous fact,
+	lastDay  driver.Value // and its day number since 1970-01-01, boxed
+
+	out      io.Writer
+	lastLine time.Time
+	lastLen  int
+}
+
+func (l *loader) exec(ctx context.Context, q string) error {
+	_, err := l.conn.(driver.ExecerContext).ExecContext(ctx, q, nil)
+	return err
+}
+
+func (l *loader) load(cfg demo.Config) (err error) {
+	if err := l.exec(l.ctx, "BEGIN TRANSACTION"); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			if l.app != nil {
+				l.app.Close() // its error is the one we already have, or a consequence
+				l.app = nil
+			}
+			// The context may be what failed: roll back regardless.
+			if rbErr := l.exec(context.Background(), "ROLLBACK"); rbErr != nil {
+				err = errors.Join(err, rbErr)
+			}
+		}
+	}()
+	if err := l.exec(l.ctx, schema); err != nil {
+		return fmt.Errorf("duckdb: creating the schema: %w", err)
+	}
+	if err := l.ensureEmpty(); err != nil {
+		return err
+	}
+	if err := l.exec(l.ctx, stageDDL); err != nil {
+		return fmt.Errorf("duckdb: creating the staging tables: %w", err)
+	}
+	if err := demo.Generate(l.ctx, cfg, l, l.progress); err != nil {
+		return err
+	}
+	if err := l.copyFacts(); err != nil {
+		return err
+	}
+	if err := l.Dataset(CompleteKey, CompleteValue); err != nil {
+		return err
+	}
+	if err := l.closeAppender(); err != nil {
+		return err
+	}
+	if err := l.exec(l.ctx, "DROP TABLE temp.main."+stageFacts+"; DROP TABLE temp.main."+stageCodes); err != nil {
+		return err
+	}
+	return l.exec(l.ctx, "COMMIT")
+}
+
+func (l *loader) ensureEmpty() error {
+	rows, err := l.conn.(driver.QueryerContext).QueryContext(l.ctx,
+		`SELECT (SELECT count(*) FROM dataset) + (SELECT count(*) FROM accounts) + (SELECT count(*) FROM facts)`, nil)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, 1)
+	if err := rows.Next(v); err != nil {
+		return err
+	}
+	if n, ok := v[0].(int64); !ok || n != 0 {
+		return ErrNotEmpty
+	}
+	return nil
+}
+
+// appendRow appends the first n values of l.row to table (a staging table if its
+// name is one of theirs).
+func (l *loader) appendRow(table string, n int) error {
+	if l.table != table {
+		if err := l.closeAppender(); err != nil {
+			return err
+		}
+		catalog := ""
+		if table == stageFacts || table == stageCodes {
+			catalog = "temp"
+		}
+		app, err := duckdb.NewAppender(l.conn, catalog, "main", table)
+		if err != nil {
+			return fmt.Errorf("duckdb: appender for %s: %w", table, err)
+		}
+		l.app, l.table = app, table
+	}
+	return l.app.AppendRow(l.row[:n]...)
+}
+
+func (l *loader) closeAppender() error {
+	if l.app == nil {
+		return nil
+	}
+	err := l.app.Close()
+	l.app, l.table = nil, ""
+	if err != nil {
+		return fmt.Errorf("duckdb: appending: %w", err)
+	}
+	return nil
+}
+
+// set fills l.row with vals, for the small tables.
+func (l *loader) set(vals ...driver.Value) int {
+	if cap(l.row) < len(vals) {
+		l.row = make([]driver.Value, 16)
+	}
+	l.row = l.row[:cap(l.row)]
+	return copy(l.row, vals)
+}
+
+// null maps the empty string, the demo's NULL, to SQL NULL.
+func null(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// date maps the zero time, the demo's NULL date, to SQL NULL.
+func date(t time.Time) driver.Value {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+func (l *loader) Dataset(key, value string) error {
+	l.n.dataset++
+	return l.appendRow("dataset", l.set(key, value))
+}
+
+func (l *loader) Account(a ads.Account) error {
+	l.n.accounts++
+	return l.appendRow("accounts", l.set(a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status))
+}
+
+func (l *loader) Campaign(c demo.Campaign) error {
+	l.n.campaigns++
+	return l.appendRow("campaigns", l.set(c.CampaignID, c.AccountID, null(c.Name), null(c.Objective),
+		null(c.Status), date(c.StartDate), date(c.EndDate)))
+}
+
+func (l *loader) AdSet(s demo.AdSet) error {
+	l.n.adsets++
+	return l.appendRow("adsets", l.set(s.AdSetID, s.CampaignID, s.AccountID, null(s.Name)))
+}
+
+func (l *loader) Ad(a demo.Ad) error {
+	l.n.ads++
+	return l.appendRow("ads", l.set(a.AdID, a.AdSetID, a.CampaignID, a.AccountID, null(a.Name)))
+}
+
+// Fact is the hot path: it stages the fact as numbers only (see Staging below); codes
+// and days are boxed into driver.Values once, not per row.
+func (l *loader) Fact(f *demo.Fact) error {
+	l.n.facts++
+	if cap(l.row) < 15 {
+		l.row = make([]driver.Value, 16)
+	}
+	r := l.row[:15]
+	if !f.Date.Equal(l.lastDate) {
+		l.lastDate, l.lastDay = f.Date, int32(f.Date.Unix()/86400)
+	}
+	r[0] = l.lastDay
+	r[1], r[2], r[3], r[4] = l.codes.of(f.AccountID), l.codes.of(f.CampaignID), l.codes.of(f.AdSetID), l.codes.of(f.AdID)
+	r[5], r[6], r[7] = l.codes.of(f.Country), l.codes.of(f.Device), l.codes.of(f.PublisherPlatform)
+	r[8], r[9], r[10], r[11] = f.SpendMicros, f.Impressions, f.Clicks, f.LinkClicks
+	r[12], r[13], r[14] = f.Conversions, f.ConversionValueMicros, f.VideoViews
+	return l.appendRow(stageFacts, 15)
+}
+
+func (l *loader) Reach(r demo.Reach) error {
+	l.n.reach++
+	return l.appendRow("reach", l.set(r.Level, r.ObjectID, r.AccountID, r.Grain, r.PeriodStart, r.Reach))
+}
+
+// progress rewrites the progress line at most ten times a second.
+func (l *loader) progress(done, total int64) {
+	if l.out == nil || time.Since(l.lastLine) < 100*time.Millisecond {
+		return
+	}
+	l.lastLine = time.Now()
+	l.line(fmt.Sprintf("generating demo data: %s/%s rows (%d%%)", short(done), short(total), done*100/max(total, 1)))
+}
+
+// line rewrites the current line, blanking what is left of a longer previous one.
+func (l *loader) line(s string) {
+	pad := max(0, l.lastLen-len(s))
+	fmt.Fprintf(l.out, "\r%s%*s", s, pad, "")
+	l.lastLen = len(s)
+}
+
+// short formats a row count for the progress line: 950, 12.3K, 1.2M.
+func short(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 1_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "K"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// thousands formats n with comma separators: 3,266,273.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// Staging: DuckDB's Appender costs one cgo call per string value, and a fact has
+// eight of them — at three million facts that was most of the load time. So facts
+// are appended as numbers only (a day number, and a code per string: numbers are
+// written straight into the appender's vectors, with no call into DuckDB), the
+// strings go once each into a small code table, and a single INSERT … SELECT joins
+// them back inside DuckDB, in parallel, in the order the facts arrived. Both staging
+// tables are TEMP (in memory, never in the database file) and dropped before the
+// commit.
+
+const (
+	stageFacts = "adsmcp_stage_facts"
+	stageCodes = "adsmcp_stage_codes"
+)
+
+// stageDDL: code 0 is NULL (no row in the codes table, so the LEFT JOIN gives NULL);
+// link_clicks -1 is NULL (demo.NotReported).
+const stageDDL = `
+CREATE TEMP TABLE ` + stageFacts + ` (
+	day INTEGER NOT NULL, account INTEGER NOT NULL, campaign INTEGER NOT NULL, adset INTEGER NOT NULL,
+	ad INTEGER NOT NULL, country INTEGER NOT NULL, device INTEGER NOT NULL, publisher INTEGER NOT NULL,
+	spend_micros BIGINT NOT NULL, impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, link_clicks BIGINT NOT NULL,
+	conversions DOUBLE NOT NULL, conversion_value_micros BIGINT NOT NULL, video_views BIGINT NOT NULL
+);
+CREATE TEMP TABLE ` + stageCodes + ` (code INTEGER PRIMARY KEY, value VARCHAR NOT NULL);
+`
+
+// copyFactsSQL expands the staged facts into the facts table, in staging order.
+// The ORDER BY is needed: hash joins do not keep their input's order (the load
+// test checks the physical order).
+var copyFactsSQL = fmt.Sprintf(`
+INSERT INTO facts
+SELECT DATE '1970-01-01' + s.day, a.value, c.value, st.value, ad.value, co.value, dv.value, pb.value,
+	s.spend_micros, s.impressions, s.clicks, NULLIF(s.link_clicks, -1), s.conversions,
+	s.conversion_value_micros, s.video_views
+FROM temp.main.%[1]s s
+JOIN temp.main.%[2]s a ON a.code = s.account
+LEFT JOIN temp.main.%[2]s c ON c.code = s.campaign
+LEFT JOIN temp.main.%[2]s st ON st.code = s.adset
+LEFT JOIN temp.main.%[2]s ad ON ad.code = s.ad
+LEFT JOIN temp.main.%[2]s co ON co.code = s.country
+LEFT JOIN temp.main.%[2]s dv ON dv.code = s.device
+LEFT JOIN temp.main.%[2]s pb ON pb.code = s.publisher
+ORDER BY s.rowid`, stageFacts, stageCodes)
+
+// codes numbers the distinct strings of the staged facts from 1; "" is 0.
+type codes struct {
+	index  map[string]int32
+	values []string       // values[code-1]
+	boxed  []driver.Value // boxed[code]: the code as a driver.Value, boxed once
+}
+
+// of returns s's code, boxed.
+func (c *codes) of(s string) driver.Value {
+	if c.index == nil {
+		c.index = map[string]int32{}
+		c.boxed = []driver.Value{int32(0)}
+	}
+	if s == "" {
+		return c.boxed[0]
+	}
+	code, ok := c.index[s]
+	if !ok {
+		c.values = append(c.values, s)
+		code = int32(len(c.values))
+		c.index[s] = code
+		c.boxed = append(c.boxed, code)
+	}
+	return c.boxed[code]
+}
+
+// copyFacts writes the code table and expands the staged facts into facts.
+func (l *loader) copyFacts() error {
+	if l.out != nil {
+		l.line(fmt.Sprintf("generating demo data: %s rows; writing the facts table", short(l.n.facts)))
+	}
+	for i, v := range l.codes.values {
+		if err := l.appendRow(stageCodes, l.set(int32(i+1), v)); err != nil {
+			return err
+		}
+	}
+	if err := l.closeAppender(); err != nil {
+		return err
+	}
+	if err := l.exec(l.ctx, copyFactsSQL); err != nil {
+		return fmt.Errorf("duckdb: copying the staged facts: %w", err)
+	}
+	return nil
+}

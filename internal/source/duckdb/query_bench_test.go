@@ -1,0 +1,87 @@
+package duckdb
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// The benchmarks run on the FULL demo warehouse (fixed anchor and seed), built once
+// into $ADSMCP_BENCH_DB (default: a file in the temp directory) and reused by later
+// runs. See docs/benchmarks.md.
+var (
+	benchAnchor = time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
+	benchOnce   sync.Once
+	benchSource *Source
+	benchErr    error
+)
+
+func openBenchSource(b *testing.B) *Source {
+	b.Helper()
+	benchOnce.Do(func() {
+		path := os.Getenv("ADSMCP_BENCH_DB")
+		if path == "" {
+			path = filepath.Join(os.TempDir(), "adsmcp-bench-full.duckdb")
+		}
+		benchSource, benchErr = Open(context.Background(), path, Options{
+			Demo:     demo.Config{Anchor: benchAnchor, Seed: demo.DefaultSeed},
+			Progress: os.Stderr,
+		})
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchSource
+}
+
+func benchQuery(b *testing.B, raw string) {
+	src := openBenchSource(b)
+	accounts, err := src.Accounts(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts,
+		Now: func() time.Time { return benchAnchor.Add(12 * time.Hour) }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	rows := 0
+	b.ResetTimer()
+	for b.Loop() {
+		t, err := src.Query(ctx, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = t.Len()
+	}
+	b.ReportMetric(float64(rows), "rows")
+}
+
+// BenchmarkFlagshipQuery: daily × campaign over 90 days for 10 accounts, the
+// seed's "too big" example — thousands of rows.
+func BenchmarkFlagshipQuery(b *testing.B) {
+	src := openBenchSource(b)
+	accounts, _ := src.Accounts(context.Background())
+	ids := ""
+	for i, a := range accounts[:10] {
+		if i > 0 {
+			ids += ","
+		}
+		ids += `"` + a.AccountID + `"`
+	}
+	benchQuery(b, `{"account_ids":[`+ids+`],"date_preset":"last_90d","dimensions":["campaign_name"],
+		"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily"}`)
+}
+
+// BenchmarkAccountSpend: total spend per account over the last 30 days for one
+// platform — the everyday small question.
+func BenchmarkAccountSpend(b *testing.B) {
+	benchQuery(b, `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["account_name"],"metrics":["spend"]}`)
+}

@@ -1,0 +1,193 @@
+package duckdb
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// Reach counts distinct people, so it can never be summed from days or objects.
+// The warehouse stores it per account and per campaign for whole days, ISO weeks
+// and calendar months; a query gets reach only where one stored value answers
+// each row exactly. Otherwise reach (and frequency, which divides by it) is left
+// out or left empty, and a notice says why.
+
+// reachPlan says which stored reach values answer a query.
+type reachPlan struct {
+	level string // "account" or "campaign"
+	grain fit.Grain
+	total bool      // total grain answered by exactly one stored period
+	first time.Time // first period start fully inside the date range
+	last  time.Time // last period start fully inside the date range
+}
+
+// reachDimExpr are the dimensions answerable from the reach table, over
+// r = reach, a = accounts, c = campaigns (joined on the campaign's id).
+var reachDimExpr = map[string]string{
+	"platform":           "a.platform",
+	"account_id":         "r.account_id",
+	"account_name":       "a.account_name",
+	"currency":           "a.currency",
+	"campaign_id":        "c.campaign_id",
+	"campaign_name":      "c.campaign_name",
+	"campaign_objective": "c.campaign_objective",
+	"campaign_status":    "c.campaign_status",
+}
+
+func planReach(q *query.Query, used []string) (*reachPlan, *fit.Notice) {
+	var wanted []string
+	for _, m := range used {
+		if f := catalog.MustLookup(m); f.Aggregation == catalog.NonAdditive {
+			wanted = append(wanted, m)
+		}
+	}
+	if len(wanted) == 0 {
+		return nil, nil
+	}
+	unavailable := func(why string) (*reachPlan, *fit.Notice) {
+		return nil, &fit.Notice{Type: "metric_unavailable_at_grain", Fields: wanted,
+			Detail: fmt.Sprintf("%s left out: %s", strings.Join(wanted, " and "), why)}
+	}
+	level := "account"
+	for _, d := range q.Dimensions {
+		switch catalog.MustLookup(d).Level {
+		case catalog.LevelAccount:
+		case catalog.LevelCampaign:
+			level = "campaign"
+		default:
+			return unavailable(fmt.Sprintf("reach counts distinct people and is stored per account and per campaign only, not per %s; drop %s from dimensions to get reach", d, d))
+		}
+	}
+	identified := slices.Contains(q.Dimensions, "account_id") || slices.Contains(q.Dimensions, "account_name") || len(q.Accounts) == 1
+	if level == "campaign" {
+		identified = slices.Contains(q.Dimensions, "campaign_id") || slices.Contains(q.Dimensions, "campaign_name")
+	}
+	if !identified {
+		return unavailable(fmt.Sprintf("each row would mix several %ss, whose audiences overlap, so their reach cannot be combined; add %s_id or %s_name to dimensions", level, level, level))
+	}
+	for _, f := range q.Filters {
+		if f.Metric {
+			continue
+		}
+		if _, ok := reachDimExpr[f.Field]; !ok || level == "account" && catalog.MustLookup(f.Field).Level != catalog.LevelAccount {
+			return unavailable(fmt.Sprintf("a filter on %s selects part of a %s's audience, and reach for that part is not stored", f.Field, level))
+		}
+	}
+	rp := &reachPlan{level: level, grain: q.Grain}
+	switch q.Grain {
+	case fit.Daily:
+		rp.first, rp.last = q.Start, q.End
+	case fit.Weekly:
+		rp.first = nextMonday(q.Start)
+		rp.last = periodStart(fit.Weekly, q.End.AddDate(0, 0, 1)).AddDate(0, 0, -7)
+	case fit.Monthly:
+		rp.first = firstOfMonth(q.Start)
+		if !rp.first.Equal(q.Start) {
+			rp.first = rp.first.AddDate(0, 1, 0)
+		}
+		rp.last = firstOfMonth(q.End.AddDate(0, 0, 1)).AddDate(0, -1, 0)
+	case fit.Total:
+		rp.total = true
+		rp.first, rp.last = q.Start, q.Start
+		switch {
+		case q.Start.Equal(q.End):
+			rp.grain = fit.Daily
+		case q.Start.Weekday() == time.Monday && q.End.Equal(q.Start.AddDate(0, 0, 6)):
+			rp.grain = fit.Weekly
+		case q.Start.Day() == 1 && q.End.Equal(q.Start.AddDate(0, 1, -1)):
+			rp.grain = fit.Monthly
+		default:
+			return unavailable("reach over an arbitrary date range is not stored (only per day, ISO week and calendar month); use time_granularity daily, weekly or monthly, or a date range of exactly one day, week or month")
+		}
+	}
+	return rp, nil
+}
+
+// nextMonday is t when t is a Monday, else the Monday after t.
+func nextMonday(t time.Time) time.Time {
+	return t.AddDate(0, 0, (8-int(t.Weekday()))%7)
+}
+
+func firstOfMonth(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// notices are what the reach plan tells the reader about rows left empty.
+func (rp *reachPlan) notices(q *query.Query) []fit.Notice {
+	var out []fit.Notice
+	var without []string
+	for _, a := range q.Accounts {
+		if !catalog.MustLookup("reach").HasPlatform(a.Platform) && !slices.Contains(without, a.Platform) {
+			without = append(without, a.Platform)
+		}
+	}
+	if len(without) > 0 {
+		out = append(out, fit.Notice{Type: "metric_unavailable_at_grain", Fields: []string{"reach", "frequency"},
+			Detail: fmt.Sprintf("reach and frequency are empty for %s accounts: the platform does not report reach", strings.Join(without, ", "))})
+	}
+	if !rp.total && (rp.grain == fit.Weekly || rp.grain == fit.Monthly) && (!rp.first.Equal(periodStart(rp.grain, q.Start)) || rp.last.Before(periodStart(rp.grain, q.End))) {
+		out = append(out, fit.Notice{Type: "partial_period", Fields: []string{"reach", "frequency"},
+			Detail: fmt.Sprintf("reach and frequency are empty for the first or last %s because the date range covers only part of it, and reach is stored for whole periods", strings.TrimSuffix(string(rp.grain), "ly"))})
+	}
+	return out
+}
+
+func periodStart(g fit.Grain, t time.Time) time.Time {
+	switch g {
+	case fit.Weekly:
+		return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+	case fit.Monthly:
+		return firstOfMonth(t)
+	}
+	return t
+}
+
+// sql is the rch CTE: one reach value per result group and period, NULL when a
+// group holds several objects (e.g. two campaigns with the same name), and the
+// join condition to the aggregated rows.
+func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, string) {
+	var selects, keys, on []string
+	if !rp.total && q.Grain != fit.Total {
+		selects = append(selects, "r.period_start AS p")
+		keys = append(keys, "p")
+	}
+	usesCampaign := rp.level == "campaign"
+	for i, d := range q.Dimensions {
+		selects = append(selects, fmt.Sprintf("%s AS d%d", reachDimExpr[d], i))
+		keys = append(keys, fmt.Sprintf("d%d", i))
+	}
+	selects = append(selects, "CASE WHEN COUNT(*) = 1 THEN MAX(r.reach)::DOUBLE END AS reach")
+	from := "reach r JOIN accounts a ON a.account_id = r.account_id"
+	if usesCampaign {
+		from += " JOIN campaigns c ON c.campaign_id = r.object_id"
+	}
+	where := []string{
+		"r.level = " + b.param(rp.level),
+		"r.grain = " + b.param(string(rp.grain)),
+		"r.account_id IN (" + b.params(anySlice(q.AccountIDs())) + ")",
+		"r.period_start BETWEEN " + b.param(rp.first) + " AND " + b.param(rp.last),
+	}
+	for _, f := range q.Filters {
+		if !f.Metric {
+			where = append(where, textPredicate(b, reachDimExpr[f.Field], f))
+		}
+	}
+	sql := fmt.Sprintf("SELECT %s\n  FROM %s\n  WHERE %s", strings.Join(selects, ", "), from, strings.Join(where, "\n    AND "))
+	if len(keys) > 0 {
+		sql += "\n  GROUP BY " + strings.Join(keys, ", ")
+	}
+	for _, k := range keys {
+		if slices.Contains(groups, k) {
+			on = append(on, fmt.Sprintf("r.%[1]s IS NOT DISTINCT FROM g.%[1]s", k))
+		}
+	}
+	if len(on) == 0 {
+		on = append(on, "TRUE")
+	}
+	return sql, strings.Join(on, " AND ")
+}

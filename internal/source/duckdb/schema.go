@@ -1,0 +1,68 @@
+package duckdb
+
+// schema is the warehouse's DDL. Facts are stored at the finest level (ad × day ×
+// country × device × publisher platform); money is stored as integer micros of the
+// account's currency so that sums are exact at every grain and in every order.
+// Reach counts distinct people, so it cannot be derived from facts: it is stored
+// per level (account, campaign), grain (daily, weekly, monthly) and period.
+const schema = `
+CREATE TABLE IF NOT EXISTS dataset (
+	key   VARCHAR PRIMARY KEY,
+	value VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS accounts (
+	account_id   VARCHAR PRIMARY KEY,
+	platform     VARCHAR NOT NULL,
+	account_name VARCHAR NOT NULL,
+	currency     VARCHAR NOT NULL,
+	timezone     VARCHAR NOT NULL,
+	status       VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS campaigns (
+	campaign_id        VARCHAR NOT NULL,
+	account_id         VARCHAR NOT NULL,
+	campaign_name      VARCHAR,
+	campaign_objective VARCHAR,
+	campaign_status    VARCHAR,
+	start_date         DATE,
+	end_date           DATE
+);
+CREATE TABLE IF NOT EXISTS adsets (
+	adset_id    VARCHAR NOT NULL,
+	campaign_id VARCHAR NOT NULL,
+	account_id  VARCHAR NOT NULL,
+	adset_name  VARCHAR
+);
+CREATE TABLE IF NOT EXISTS ads (
+	ad_id       VARCHAR NOT NULL,
+	adset_id    VARCHAR NOT NULL,
+	campaign_id VARCHAR NOT NULL,
+	account_id  VARCHAR NOT NULL,
+	ad_name     VARCHAR
+);
+CREATE TABLE IF NOT EXISTS facts (
+	date                    DATE    NOT NULL,
+	account_id              VARCHAR NOT NULL,
+	campaign_id             VARCHAR,
+	adset_id                VARCHAR,
+	ad_id                   VARCHAR,
+	country                 VARCHAR,
+	device                  VARCHAR,
+	publisher_platform      VARCHAR,
+	spend_micros            BIGINT  NOT NULL,
+	impressions             BIGINT  NOT NULL,
+	clicks                  BIGINT  NOT NULL,
+	link_clicks             BIGINT,
+	conversions             DOUBLE  NOT NULL,
+	conversion_value_micros BIGINT  NOT NULL,
+	video_views             BIGINT  NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reach (
+	level        VARCHAR NOT NULL,
+	object_id    VARCHAR NOT NULL,
+	account_id   VARCHAR NOT NULL,
+	grain        VARCHAR NOT NULL,
+	period_start DATE    NOT NULL,
+	reach        BIGINT  NOT NULL
+);
+`

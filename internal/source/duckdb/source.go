@@ -1,0 +1,205 @@
+// Package duckdb is the embedded warehouse: ad data in a DuckDB file, queried with
+// parameterized SQL generated from normalized queries. On first use an empty file
+// is filled with the deterministic demo dataset, so adsmcp works out of the box.
+package duckdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/adrg/xdg"
+	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" database/sql driver
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// DefaultPath is where the warehouse lives unless --db says otherwise:
+// $XDG_DATA_HOME/adsmcp/adsmcp.duckdb (~/.local/share/adsmcp/adsmcp.duckdb).
+func DefaultPath() string {
+	return filepath.Join(xdg.DataHome, "adsmcp", "adsmcp.duckdb")
+}
+
+// Options configure Open.
+type Options struct {
+	// Demo is the demo dataset written when the file holds no data yet.
+	Demo demo.Config
+	// Progress receives demo generation progress (nil: silent).
+	Progress io.Writer
+	// Logger for diagnostics (nil: slog.Default()).
+	Logger *slog.Logger
+}
+
+// Source is the embedded DuckDB warehouse.
+type Source struct {
+	db     *sql.DB
+	path   string
+	logger *slog.Logger
+}
+
+// Open opens the warehouse at path, creating it and loading the demo dataset when
+// it holds no data. After that the file is opened read-only, so several adsmcp
+// processes (a server and the CLI) can read it at once.
+func Open(ctx context.Context, path string, opt Options) (*Source, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if path == "" {
+		path = DefaultPath()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create warehouse directory: %w", err)
+	}
+	if err := ensureLoaded(ctx, path, opt); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
+	if err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	return &Source{db: db, path: path, logger: opt.Logger}, nil
+}
+
+// ensureLoaded fills an empty warehouse with demo data.
+func ensureLoaded(ctx context.Context, path string, opt Options) error {
+	if _, err := os.Stat(path); err == nil {
+		ro, err := sql.Open("duckdb", path+"?access_mode=read_only")
+		if err == nil {
+			complete, cerr := Loaded(ctx, ro)
+			ro.Close()
+			if cerr == nil && complete {
+				return nil
+			}
+		}
+	}
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	defer db.Close()
+	complete, err := Loaded(ctx, db)
+	if err != nil {
+		return err
+	}
+	if complete {
+		return nil
+	}
+	cfg := opt.Demo
+	if cfg.Anchor.IsZero() {
+		cfg.Anchor = time.Now()
+	}
+	opt.Logger.Info("warehouse is empty; loading the demo dataset", "path", path, "anchor", cfg.Anchor.Format(time.DateOnly))
+	return Load(ctx, db, cfg, opt.Progress)
+}
+
+// Path is the warehouse file.
+func (s *Source) Path() string { return s.path }
+
+// Close closes the warehouse.
+func (s *Source) Close() error { return s.db.Close() }
+
+// DB exposes the database handle, for tests and benchmarks of this package's users.
+func (s *Source) DB() *sql.DB { return s.db }
+
+// Dataset returns the dataset's descriptive keys (kind, label, anchor, seed…).
+func (s *Source) Dataset(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM dataset ORDER BY key`)
+	if err != nil {
+		return nil, fmt.Errorf("read dataset info: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("read dataset info: %w", err)
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// Accounts lists every account in the warehouse.
+func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status
+		FROM accounts ORDER BY platform, account_name, account_id`)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []ads.Account
+	for rows.Next() {
+		var a ads.Account
+		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
+			return nil, fmt.Errorf("list accounts: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Query runs a normalized query.
+func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	p, err := compile(q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, p.sql, p.args...)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb query: %w", err)
+	}
+	defer rows.Close()
+	t := &fit.Table{Columns: p.columns, Grain: q.Grain, Notices: p.notices}
+	dest := make([]any, len(p.columns)+1)
+	strs := make([]sql.NullString, len(p.columns))
+	nums := make([]sql.NullFloat64, len(p.columns))
+	for i, c := range p.columns {
+		if c.Role == fit.RoleMetric {
+			dest[i] = &nums[i]
+		} else {
+			dest[i] = &strs[i]
+		}
+	}
+	var before int64
+	dest[len(p.columns)] = &before
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("duckdb read row: %w", err)
+		}
+		for i, c := range p.columns {
+			if c.Role != fit.RoleMetric {
+				c.Strings = append(c.Strings, strs[i].String)
+				continue
+			}
+			c.Numbers = append(c.Numbers, nums[i].Float64)
+			if !nums[i].Valid {
+				if c.Null == nil {
+					c.Null = make([]bool, len(c.Numbers)-1, cap(c.Numbers))
+				}
+				c.Null = append(c.Null, true)
+			} else if c.Null != nil {
+				c.Null = append(c.Null, false)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("duckdb query: %w", err)
+	}
+	t.RowsBeforeLimit = t.Len()
+	if t.Len() > 0 {
+		t.RowsBeforeLimit = int(before)
+	}
+	return t, nil
+}
