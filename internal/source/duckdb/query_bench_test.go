@@ -85,3 +85,15 @@ func BenchmarkFlagshipQuery(b *testing.B) {
 func BenchmarkAccountSpend(b *testing.B) {
 	benchQuery(b, `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["account_name"],"metrics":["spend"]}`)
 }
+
+// BenchmarkBaselineFullScan sums one column over every fact row: the machine's
+// speed for this warehouse, against which the query figures are read as ratios.
+func BenchmarkBaselineFullScan(b *testing.B) {
+	src := openBenchSource(b)
+	var total float64
+	for b.Loop() {
+		if err := src.DB().QueryRow(`SELECT SUM(spend_micros)::DOUBLE FROM facts`).Scan(&total); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
