@@ -1,0 +1,47 @@
+package fit
+
+// Summary describes a complete table statistically, so that the model understands
+// its shape without reading it.
+type Summary struct {
+	TotalRows       int                `json:"total_rows"`
+	TimeGranularity Grain              `json:"time_granularity"`
+	TokenEstimate   int                `json:"token_estimate"`
+	TokenBudget     int                `json:"token_budget"`
+	Dimensions      []DimensionSummary `json:"dimensions"`
+	Metrics         []MetricSummary    `json:"metrics"`
+}
+
+// DimensionSummary describes one dimension column.
+type DimensionSummary struct {
+	Field       string `json:"field"`
+	UniqueCount int    `json:"unique_count"`
+	// TopValues are the most frequent values, most frequent first.
+	TopValues []string `json:"top_values"`
+	// TopByMetric are the values with the largest total of the main metric, with
+	// their share of it; serialized as "top_by_<metric>" (e.g. top_by_spend).
+	// For money, per currency (Currency set).
+	MainMetric  string       `json:"-"`
+	TopByMetric []ValueShare `json:"-"`
+}
+
+// ValueShare is a value's total of the main metric and its share of the total.
+type ValueShare struct {
+	Value    string  `json:"value"`
+	Amount   float64 `json:"-"` // serialized under the main metric's name
+	Share    float64 `json:"share"`
+	Currency string  `json:"currency,omitempty"`
+}
+
+// MetricSummary describes one metric column (for money: one per currency).
+type MetricSummary struct {
+	Field       string   `json:"field"`
+	Aggregation string   `json:"aggregation"`
+	Currency    string   `json:"currency,omitempty"`
+	Min         float64  `json:"min"`
+	Max         float64  `json:"max"`
+	Avg         float64  `json:"avg"`
+	Sum         *float64 `json:"sum,omitempty"`
+	Overall     *float64 `json:"overall,omitempty"`
+	// EmptyValues counts rows without a value (a ratio over zero).
+	EmptyValues int `json:"empty_values,omitempty"`
+}
