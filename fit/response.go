@@ -1,5 +1,10 @@
 package fit
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // Response is what the pipeline returns: the blocks of text the model reads, and
 // their structured form. Kind says which of the two shapes it is.
 type Response struct {
@@ -93,4 +98,17 @@ type Suggestion struct {
 	Query         any    `json:"query"`
 	ExpectedRows  int    `json:"expected_rows"`
 	TokenEstimate int    `json:"token_estimate"`
+}
+
+// MarshalText encodes v as compact JSON the way responses are written: without
+// HTML escaping ("Harbor & Pine" stays readable and costs fewer tokens) and
+// without a trailing newline.
+func MarshalText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

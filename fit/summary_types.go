@@ -17,6 +17,10 @@ type DimensionSummary struct {
 	UniqueCount int    `json:"unique_count"`
 	// TopValues are the most frequent values, most frequent first.
 	TopValues []string `json:"top_values"`
+	// First and Last are the smallest and largest labels of the time column (its
+	// range); empty for other dimensions.
+	First string `json:"first,omitempty"`
+	Last  string `json:"last,omitempty"`
 	// TopByMetric are the values with the largest total of the main metric, with
 	// their share of it; serialized as "top_by_<metric>" (e.g. top_by_spend).
 	// For money, per currency (Currency set).
@@ -34,14 +38,17 @@ type ValueShare struct {
 
 // MetricSummary describes one metric column (for money: one per currency).
 type MetricSummary struct {
-	Field       string   `json:"field"`
-	Aggregation string   `json:"aggregation"`
-	Currency    string   `json:"currency,omitempty"`
-	Min         float64  `json:"min"`
-	Max         float64  `json:"max"`
-	Avg         float64  `json:"avg"`
-	Sum         *float64 `json:"sum,omitempty"`
-	Overall     *float64 `json:"overall,omitempty"`
+	Field       string `json:"field"`
+	Aggregation string `json:"aggregation"`
+	Currency    string `json:"currency,omitempty"`
+	// Min, Max and Avg are over the rows with a value; nil when there is none.
+	// Avg is nil for ratios too: a ratio is recomputed from its parts (Overall),
+	// never averaged.
+	Min     *float64 `json:"min,omitempty"`
+	Max     *float64 `json:"max,omitempty"`
+	Avg     *float64 `json:"avg,omitempty"`
+	Sum     *float64 `json:"sum,omitempty"`
+	Overall *float64 `json:"overall,omitempty"`
 	// EmptyValues counts rows without a value (a ratio over zero).
 	EmptyValues int `json:"empty_values,omitempty"`
 }

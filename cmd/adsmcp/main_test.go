@@ -58,9 +58,9 @@ func runCLI(args ...string) (stdout, stderr string, err error) {
 	return out.String(), errb.String(), err
 }
 
-func TestQueryPrintsCSV(t *testing.T) {
+func TestQueryRawPrintsCSV(t *testing.T) {
 	db := testDB(t)
-	out, stderr, err := runCLI("query", "--db", db, "--today", "2026-03-15", "--platform", "meta",
+	out, stderr, err := runCLI("query", "--raw", "--db", db, "--today", "2026-03-15", "--platform", "meta",
 		"-m", "spend,clicks,ctr", "-d", "account_name,date", "--preset", "last_7d")
 	if err != nil {
 		t.Fatalf("query failed: %v\n%s", err, stderr)
@@ -84,12 +84,12 @@ func TestQueryPrintsCSV(t *testing.T) {
 
 func TestQueryJSONAndFlagsAgree(t *testing.T) {
 	db := testDB(t)
-	fromFlags, _, err := runCLI("query", "--db", db, "--today", "2026-03-15", "-p", "google_ads",
+	fromFlags, _, err := runCLI("query", "--raw", "--db", db, "--today", "2026-03-15", "-p", "google_ads",
 		"-m", "spend", "-d", "campaign_name", "-g", "monthly", "--filter", "spend > 10", "--sort", "spend:desc", "--limit", "5")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromJSON, _, err := runCLI("query", "--db", db, "--today", "2026-03-15", "--json",
+	fromJSON, _, err := runCLI("query", "--raw", "--db", db, "--today", "2026-03-15", "--json",
 		`{"platforms":["google_ads"],"metrics":["spend"],"dimensions":["campaign_name"],"time_granularity":"monthly",
 		  "filters":[{"field":"spend","operator":"GREATER_THAN","value":10}],"sort":[{"field":"spend","direction":"desc"}],"limit":5}`)
 	if err != nil {
@@ -106,9 +106,10 @@ func TestBadQueriesFailWithPreciseErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"-m", "spnd", "-p", "meta"}, []string{"metrics[0]", "did you mean spend"}},
-		{[]string{"-m", "spend", "-p", "meta", "--limit", "3"}, []string{"limit", "needs sort"}},
-		{[]string{"-m", "spend"}, []string{"too many accounts", "14", "act_"}},
+		{[]string{"-m", "spnd", "-p", "meta"}, []string{`"type":"invalid_query"`, `"field":"metrics[0]"`, `"closest":["spend"]`}},
+		{[]string{"-m", "spend", "-p", "meta", "--limit", "3"}, []string{`"field":"limit"`, "needs sort"}},
+		{[]string{"-m", "spend"}, []string{`"type":"too_many_accounts"`, `"max":10`, `"requested":14`, "act_"}},
+		{[]string{"--raw", "-m", "spnd", "-p", "meta"}, []string{"metrics[0]", "did you mean spend"}},
 		{[]string{"-m", "spend", "-p", "meta", "--start", "2026-02-01"}, []string{"--start and --end"}},
 		{[]string{"-m", "spend", "-p", "meta", "--filter", "spend"}, []string{"--filter", "no operator"}},
 		{[]string{"--json", "{not json"}, []string{"--json"}},
@@ -120,7 +121,7 @@ func TestBadQueriesFailWithPreciseErrors(t *testing.T) {
 			t.Errorf("%v succeeded:\n%s", c.args, out)
 			continue
 		}
-		text := err.Error() + stderr
+		text := err.Error() + stderr + out
 		for _, w := range c.want {
 			if !strings.Contains(text, w) {
 				t.Errorf("%v: error does not mention %q:\n%s", c.args, w, text)
@@ -151,5 +152,32 @@ func TestAccountsFieldsVersionHelp(t *testing.T) {
 	}
 	if _, _, err := runCLI("demo", "--db", db); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("demo over an existing file: %v", err)
+	}
+}
+
+// The default output is exactly the tool's response: the _meta block, a blank
+// line, then the CSV; --client and --budget choose the budget.
+func TestQueryPrintsTheToolResponse(t *testing.T) {
+	db := testDB(t)
+	args := []string{"query", "--db", db, "--today", "2026-03-15", "-p", "meta_ads", "-m", "spend,clicks",
+		"-d", "campaign_name", "-g", "daily", "--preset", "last_90d"}
+	out, _, err := runCLI(append(args, "--client", "ChatGPT")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, csvText, ok := strings.Cut(out, "\n\n")
+	if !ok || !strings.HasPrefix(meta, `{"_meta":{`) || !strings.Contains(meta, `"budget_source":"client:ChatGPT"`) {
+		t.Fatalf("output does not start with _meta:\n%.400s", out)
+	}
+	if !strings.HasPrefix(csvText, "date,campaign_name,currency,spend,clicks\n") {
+		t.Errorf("CSV block: %.200s", csvText)
+	}
+	small, _, err := runCLI(append(args, "--budget", "2000")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(small, `"token_budget":2000`) || !strings.Contains(small, `"budget_source":"flag:--budget"`) ||
+		!(strings.Contains(small, `"granularity_change"`) || strings.Contains(small, `"type":"data_too_large"`)) {
+		t.Errorf("--budget 2000 did not shrink the response:\n%.600s", small)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -29,13 +29,20 @@ type queryFlags struct {
 	limit       int
 	tokenBudget int
 	today       string
+	client      string
+	budget      int
+	raw         bool
 }
 
 func newQueryCommand(g *globals) *cobra.Command {
 	f := &queryFlags{}
 	cmd := &cobra.Command{
 		Use:   "query",
-		Short: "Run a query (the MCP query tool's arguments, as flags or --json) and print CSV",
+		Short: "Run a query exactly as the MCP query tool does and print its response",
+		Long: `Runs the query tool's arguments (as flags, or --json) through the whole pipeline and
+prints exactly what an AI client receives: the _meta block, then the CSV — or a
+data_too_large summary with narrower queries, or an error the model can act on.
+--client and --budget choose the token budget; --raw prints the complete result as CSV.`,
 		Example: `  adsmcp query -m spend,clicks,ctr -d account_name --preset last_30d
   adsmcp query -m spend -d campaign_name -g weekly --filter 'spend > 1000' --sort spend:desc --limit 10
   adsmcp query --json '{"metrics":["spend"],"dimensions":["platform"],"date_preset":"last_month"}'`,
@@ -59,35 +66,25 @@ func newQueryCommand(g *globals) *cobra.Command {
 				return err
 			}
 			defer src.Close()
-			accounts, err := src.Accounts(cmd.Context())
+			if f.raw {
+				return printRaw(cmd, src, raw, now)
+			}
+			engine := &answer.Engine{Source: src, Now: now}
+			res, err := engine.Query(cmd.Context(), answer.Request{Args: raw, Client: f.client, Budget: f.budget})
 			if err != nil {
 				return err
 			}
-			q, err := query.ParseAndNormalize(raw, query.Options{Accounts: accounts, Now: now})
-			var tooMany *query.TooManyAccountsError
-			if errors.As(err, &tooMany) {
-				fmt.Fprintln(stderr, "accounts you may query (pass up to", tooMany.Max, "with --account, or narrow --platform):")
-				for _, a := range accounts {
-					fmt.Fprintf(stderr, "  %-22s %-10s %s (%s)\n", a.AccountID, a.Platform, a.AccountName, a.Currency)
+			out := cmd.OutOrStdout()
+			for i, b := range res.Blocks {
+				if i > 0 {
+					fmt.Fprintln(out)
 				}
+				fmt.Fprint(out, strings.TrimSuffix(b, "\n"), "\n")
 			}
-			if err != nil {
-				return describeQueryError(err)
+			if res.IsError {
+				return errors.New("the query tool answered with an error (above)")
 			}
-			for _, c := range q.Changes {
-				fmt.Fprintf(stderr, "note: %s: %s\n", c.Type, c.Detail)
-			}
-			t, err := src.Query(cmd.Context(), q)
-			if err != nil {
-				return describeQueryError(err)
-			}
-			for _, n := range t.Notices {
-				fmt.Fprintf(stderr, "note: %s: %s\n", n.Type, n.Detail)
-			}
-			if q.Limit > 0 && t.RowsBeforeLimit > t.Len() {
-				fmt.Fprintf(stderr, "note: limit: %d of %d rows shown (sorted by %s)\n", t.Len(), t.RowsBeforeLimit, q.Sort[0].Field)
-			}
-			return fit.WriteCSV(cmd.OutOrStdout(), t)
+			return nil
 		},
 	}
 	fl := cmd.Flags()
@@ -105,6 +102,9 @@ func newQueryCommand(g *globals) *cobra.Command {
 	fl.IntVar(&f.limit, "limit", 0, "explicit top-N (needs --sort)")
 	fl.IntVar(&f.tokenBudget, "token-budget", 0, "token_budget: lower the response budget")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD)")
+	fl.StringVar(&f.client, "client", "", "answer as for this MCP client name (claude-code, claude-ai, ChatGPT, …): its token budget applies")
+	fl.IntVar(&f.budget, "budget", 0, "token budget for the response (instead of the client's)")
+	fl.BoolVar(&f.raw, "raw", false, "print the complete result as CSV, without fitting it to a budget")
 	return cmd
 }
 

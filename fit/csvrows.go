@@ -1,0 +1,102 @@
+package fit
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+)
+
+// rowCosts estimates the tokens of the CSV header and of each row's line, so the
+// size of any subset of rows can be added up without encoding it again.
+//
+// Encoding and estimating a million lines one by one is slow, so a line's cost is
+// the sum of its fields' costs (a text field's cost is computed once per distinct
+// value) plus the cost of its separators and quoting, measured on the table's
+// first rows.
+func rowCosts(t *Table, c TokenCounter) (header int, rows []int) {
+	var cols []*Column
+	for _, col := range t.Columns {
+		if !col.Hidden {
+			cols = append(cols, col)
+		}
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	rec := make([]string, len(cols))
+	for i, col := range cols {
+		rec[i] = col.Name
+	}
+	w.Write(rec)
+	w.Flush()
+	header = c.Estimate(buf.String())
+
+	textCost := make([]map[string]float64, len(cols))
+	for i := range cols {
+		textCost[i] = map[string]float64{}
+	}
+	var num []byte
+	fields := func(r int) float64 {
+		sum := 0.0
+		for i, col := range cols {
+			switch {
+			case col.Role != RoleMetric:
+				s := col.Strings[r]
+				v, ok := textCost[i][s]
+				if !ok {
+					v = float64(c.Estimate(s))
+					textCost[i][s] = v
+				}
+				sum += v
+				rec[i] = s
+			case col.IsNull(r):
+				rec[i] = ""
+			default:
+				num = AppendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
+				sum += float64(c.Estimate(string(num)))
+				rec[i] = string(num)
+			}
+		}
+		return sum
+	}
+	// Separators: the whole line's estimate less its fields', on a sample.
+	sample := min(t.Len(), 256)
+	sep := 0.0
+	for r := range sample {
+		f := fields(r)
+		buf.Reset()
+		w.Write(rec)
+		w.Flush()
+		sep += float64(c.Estimate(buf.String())) - f
+	}
+	if sample > 0 {
+		sep /= float64(sample)
+	}
+	rows = make([]int, t.Len())
+	for r := range t.Len() {
+		rows[r] = int(math.Ceil(fields(r) + sep))
+	}
+	return header, rows
+}
+
+// sampledTokens estimates the CSV tokens of a whole table from a sample of its
+// rows spread evenly over it.
+func sampledTokens(t *Table, c TokenCounter, sample int) int {
+	n := t.Len()
+	if n <= sample {
+		h, rows := rowCosts(t, c)
+		for _, r := range rows {
+			h += r
+		}
+		return h
+	}
+	idx := make([]int, sample)
+	for i := range idx {
+		idx[i] = i * n / sample
+	}
+	h, rows := rowCosts(t.Select(idx), c)
+	sum := 0
+	for _, r := range rows {
+		sum += r
+	}
+	return h + sum*n/sample
+}

@@ -1,0 +1,121 @@
+package fit
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Select returns a new table with the rows at the given indexes, in that order.
+// Column schemas are copied; t is not modified.
+func (t *Table) Select(rows []int) *Table {
+	out := &Table{Grain: t.Grain, RowsBeforeLimit: t.RowsBeforeLimit, Notices: t.Notices}
+	for _, c := range t.Columns {
+		nc := *c
+		nc.Strings, nc.Numbers, nc.Null = nil, nil, nil
+		if c.Role == RoleMetric {
+			nc.Numbers = make([]float64, len(rows))
+			for i, r := range rows {
+				nc.Numbers[i] = c.Numbers[r]
+			}
+			if c.Null != nil {
+				nc.Null = make([]bool, len(rows))
+				for i, r := range rows {
+					nc.Null[i] = c.Null[r]
+				}
+			}
+		} else {
+			nc.Strings = make([]string, len(rows))
+			for i, r := range rows {
+				nc.Strings[i] = c.Strings[r]
+			}
+		}
+		out.Columns = append(out.Columns, &nc)
+	}
+	return out
+}
+
+// dropEmptyDimensionRows is step 1's filter: when the table has dimension
+// columns, rows whose dimension values are all empty are API artifacts
+// (pagination, permissions) and are removed. It returns the kept table and the
+// number of rows removed.
+func dropEmptyDimensionRows(t *Table) (*Table, int) {
+	var dims []*Column
+	for _, c := range t.Columns {
+		if c.Role == RoleDimension && !c.Hidden {
+			dims = append(dims, c)
+		}
+	}
+	if len(dims) == 0 {
+		return t, 0
+	}
+	keep := make([]int, 0, t.Len())
+	for r := range t.Len() {
+		for _, c := range dims {
+			if c.Strings[r] != "" {
+				keep = append(keep, r)
+				break
+			}
+		}
+	}
+	if len(keep) == t.Len() {
+		return t, 0
+	}
+	return t.Select(keep), t.Len() - len(keep)
+}
+
+// allZeroPartitions returns, sorted, the values of the partition column whose
+// rows have every visible metric zero or empty — an account whose token likely
+// lacks the right scopes. When the table has no partition column, the whole table
+// is one partition and whole reports whether it is all zero.
+func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
+	var metrics []*Column
+	for _, c := range t.Columns {
+		if c.Role == RoleMetric && !c.Hidden {
+			metrics = append(metrics, c)
+		}
+	}
+	if len(metrics) == 0 || t.Len() == 0 {
+		return nil, false
+	}
+	nonZero := func(r int) bool {
+		for _, c := range metrics {
+			if !c.IsNull(r) && c.Numbers[r] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	pc := t.Column(partition)
+	if partition == "" || pc == nil || pc.Role == RoleMetric {
+		for r := range t.Len() {
+			if nonZero(r) {
+				return nil, false
+			}
+		}
+		return nil, true
+	}
+	zero := map[string]bool{}
+	for r := range t.Len() {
+		k := pc.Strings[r]
+		if _, seen := zero[k]; !seen {
+			zero[k] = true
+		}
+		if zero[k] && nonZero(r) {
+			zero[k] = false
+		}
+	}
+	for k, z := range zero {
+		if z {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys, false
+}
+
+func pluralRows(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}

@@ -1,0 +1,369 @@
+package fit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Options configure Fit. Only Budget is required.
+type Options struct {
+	// Budget is the number of tokens the whole response (every block the model
+	// reads) may use, as counted by Counter's Exact (o200k_base by default).
+	Budget int
+	// AnnouncedBudget is the budget reported in _meta.token_budget when it differs
+	// from Budget (a client's budget less a tokenizer margin). Default: Budget.
+	AnnouncedBudget int
+	// BudgetSource says where the budget came from (reported in _meta).
+	BudgetSource string
+	// Counter counts tokens (default: NewO200k()).
+	Counter TokenCounter
+
+	// PartitionColumn names the column whose values get an all_zero_metrics
+	// warning when every metric of all their rows is zero (adsmcp: account_id).
+	// When the table has no such column, the whole table is one partition and
+	// PartitionKeys are the keys reported.
+	PartitionColumn string
+	PartitionKeys   []string
+	// ZeroDetail explains an all-zero partition to the user.
+	ZeroDetail string
+
+	// Requery fetches the same data afresh at a coarser grain: needed for
+	// non-additive metrics, for grains that do not nest (weekly → monthly) and
+	// when RequeryOnly is set. Nil: those grains are skipped or their
+	// non-additive metrics reported unavailable.
+	Requery func(ctx context.Context, g Grain) (*Table, error)
+	// RequeryOnly forbids local roll-ups: set it when the table's rows were
+	// selected at their own grain (a top-N limit, a filter on aggregated metric
+	// values), so merging them would not give the answer at a coarser grain.
+	RequeryOnly bool
+
+	// Start and End are the inclusive dates the table covers, for partial-period
+	// warnings and shorter-range suggestions. Zero: unknown.
+	Start, End time.Time
+
+	// Query is the normalized query, reported in _meta.
+	Query any
+	// Optimizations and Warnings made before the pipeline (query normalization)
+	// are reported first.
+	Optimizations []Optimization
+	Warnings      []Warning
+	// SourceCalls already made to produce the table.
+	SourceCalls int
+	// Started is when the work began, for _meta.elapsed_ms (default: Fit's start).
+	Started time.Time
+
+	// MainMetric ranks values in summaries and suggestions (default: the first
+	// visible Sum metric).
+	MainMetric string
+	// Operators lists the filter operators a narrower query may use.
+	Operators []string
+	// Suggest turns a Narrowing into ready-to-run query arguments; nil, or a nil
+	// result, means no suggestion of that kind.
+	Suggest func(Narrowing) any
+}
+
+// Fit runs the pipeline on a complete table: validate and filter, encode and
+// check the budget, coarsen time, and summarize when nothing else fits. It never
+// drops a row without saying so in _meta, and the response it returns fits
+// opt.Budget by exact count.
+func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
+	if opt.Budget <= 0 {
+		return nil, errors.New("fit: the budget must be positive")
+	}
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Counter == nil {
+		opt.Counter = defaultCounter()
+	}
+	if opt.AnnouncedBudget == 0 {
+		opt.AnnouncedBudget = opt.Budget
+	}
+	if opt.Started.IsZero() {
+		opt.Started = time.Now()
+	}
+	p := &pipeline{opt: opt, requested: grainOf(t)}
+	p.meta = Meta{
+		OriginalRows:  t.Len(),
+		Format:        "csv",
+		TokenBudget:   opt.AnnouncedBudget,
+		BudgetSource:  opt.BudgetSource,
+		Optimizations: slices.Clone(opt.Optimizations),
+		Warnings:      slices.Clone(opt.Warnings),
+		Query:         opt.Query,
+		SourceCalls:   opt.SourceCalls,
+	}
+	if p.meta.Optimizations == nil {
+		p.meta.Optimizations = []Optimization{}
+	}
+	if p.meta.Warnings == nil {
+		p.meta.Warnings = []Warning{}
+	}
+	p.meta.Warnings = append(p.meta.Warnings, noticeWarnings(t.Notices)...)
+	if t.RowsBeforeLimit > t.Len() {
+		p.meta.RowsBeforeLimit = t.RowsBeforeLimit
+	}
+
+	// Step 1: validate and filter.
+	base := p.filter(t, &p.meta)
+
+	// Step 2: encode and check.
+	if resp, ok, err := p.render(base, p.meta); err != nil || ok {
+		return resp, err
+	}
+
+	// Step 3: coarsen time.
+	for _, g := range coarser(p.requested) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cand, meta, err := p.coarsen(ctx, base, g)
+		if err != nil {
+			return nil, err
+		}
+		if cand == nil {
+			continue
+		}
+		if resp, ok, err := p.render(cand, meta); err != nil || ok {
+			return resp, err
+		}
+		p.meta.SourceCalls = meta.SourceCalls
+	}
+
+	// Step 4: summarize the complete data.
+	return p.tooLarge(base)
+}
+
+type pipeline struct {
+	opt       Options
+	requested Grain
+	meta      Meta
+	// lastMeta is the _meta of the blocks finish built last.
+	lastMeta Meta
+}
+
+func grainOf(t *Table) Grain {
+	if t.Grain == "" {
+		return Total
+	}
+	return t.Grain
+}
+
+// coarser lists the grains after g, finest first.
+func coarser(g Grain) []Grain {
+	i := slices.Index(Grains, g)
+	if i < 0 {
+		return nil
+	}
+	return Grains[i+1:]
+}
+
+// appendNew appends the warnings not already present.
+func appendNew(ws []Warning, more ...Warning) []Warning {
+	for _, w := range more {
+		if !slices.ContainsFunc(ws, func(x Warning) bool { return x.Type == w.Type && x.Detail == w.Detail }) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+func noticeWarnings(ns []Notice) []Warning {
+	var out []Warning
+	for _, n := range ns {
+		out = append(out, Warning{Type: n.Type, Detail: n.Detail, Fields: n.Fields})
+	}
+	return out
+}
+
+// filter is step 1: drop rows whose dimensions are all empty, and warn about
+// partitions whose metrics are all zero.
+func (p *pipeline) filter(t *Table, meta *Meta) *Table {
+	kept, removed := dropEmptyDimensionRows(t)
+	if removed > 0 {
+		at := ""
+		if g := grainOf(t); g != p.requested {
+			at = fmt.Sprintf(" from the %s re-query", g)
+		}
+		meta.Optimizations = append(meta.Optimizations, Optimization{Type: "validation_filter", RowsRemoved: removed,
+			Detail: fmt.Sprintf("Removed %s with empty dimensions%s (API pagination or permission artifacts)", pluralRows(removed), at)})
+	}
+	keys, whole := allZeroPartitions(kept, p.opt.PartitionColumn)
+	if whole {
+		keys = p.opt.PartitionKeys
+	}
+	if len(keys) > 0 || whole {
+		detail := "Every metric is zero"
+		if p.opt.ZeroDetail != "" {
+			detail += ": " + p.opt.ZeroDetail
+		}
+		meta.Warnings = append(meta.Warnings, Warning{Type: "all_zero_metrics", Detail: detail, Keys: keys})
+	}
+	return kept
+}
+
+// coarsen produces the table at grain g, by exact local roll-up when possible,
+// else by asking the source again. It returns nil when g is not reachable or
+// provably cannot fit.
+func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, Meta, error) {
+	meta := p.meta
+	meta.Optimizations = slices.Clone(p.meta.Optimizations)
+	meta.Warnings = slices.Clone(p.meta.Warnings)
+	local := !p.opt.RequeryOnly && CanRollup(base.Grain, g)
+	if local {
+		// A grain whose row count alone exceeds the budget cannot fit: every row
+		// costs at least one token.
+		if n, err := RowCountAt(base, g); err == nil && n > p.opt.Budget {
+			return nil, meta, nil
+		}
+	}
+	var out *Table
+	var dropped []string
+	var err error
+	if local {
+		out, dropped, err = Rollup(base, g)
+		if err != nil {
+			return nil, meta, err
+		}
+	}
+	if (!local || len(dropped) > 0) && p.opt.Requery != nil {
+		fresh, err := p.opt.Requery(ctx, g)
+		meta.SourceCalls++
+		if err != nil {
+			return nil, meta, fmt.Errorf("fit: re-query at %s grain: %w", g, err)
+		}
+		if err := fresh.Validate(); err != nil {
+			return nil, meta, err
+		}
+		out, dropped = p.filter(fresh, &meta), nil
+		meta.Warnings = appendNew(meta.Warnings, noticeWarnings(fresh.Notices)...)
+	}
+	if out == nil {
+		return nil, meta, nil
+	}
+	if len(dropped) > 0 {
+		meta.Warnings = append(meta.Warnings, Warning{Type: "metric_unavailable_at_grain", Fields: dropped,
+			Detail: fmt.Sprintf("%v cannot be rolled up to %s (distinct counts are not additive) and no re-query was possible; left out", dropped, g)})
+	}
+	from := p.requested
+	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(from), To: string(g),
+		RowsBefore: base.Len(), RowsAfter: out.Len(),
+		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %d rows merged into %d", from, g, base.Len(), out.Len())})
+	return out, meta, nil
+}
+
+// render encodes a table as the response blocks and reports whether they fit.
+func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
+	meta.ReturnedRows = t.Len()
+	meta.Format = "csv"
+	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: grainOf(t)}
+	meta.Warnings = append(meta.Warnings, p.partialWarning(grainOf(t))...)
+	// Provably or clearly too big: every row costs at least a token, and a sample
+	// of a large table tells its size within a few percent.
+	if t.Len() > p.opt.Budget || t.Len() > 2000 && sampledTokens(t, p.opt.Counter, 500) > 2*p.opt.Budget {
+		return nil, false, nil
+	}
+	var csvBuf bytes.Buffer
+	if err := WriteCSV(&csvBuf, t); err != nil {
+		return nil, false, err
+	}
+	csvText := csvBuf.String()
+	csvEst := p.opt.Counter.Estimate(csvText)
+	// Clearly over: no need for an exact count.
+	if csvEst > p.opt.Budget+p.opt.Budget/5 {
+		return nil, false, nil
+	}
+	blocks, tokens, err := p.finish(meta, func(m Meta) ([]string, error) {
+		mb, err := marshalMeta(m)
+		return []string{mb, csvText}, err
+	}, func(m *Meta, n int) { m.TokenEstimate = n })
+	if err != nil || tokens > p.opt.Budget {
+		return nil, false, err
+	}
+	return &Response{Kind: KindData, Blocks: blocks, Meta: p.lastMeta, Table: t}, true, nil
+}
+
+// finish builds the response blocks with _meta.token_estimate set to their own
+// token count (a fixpoint: the number is part of what it counts) and returns the
+// blocks and that count, exact by o200k_base when near the budget.
+func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCount func(*Meta, int)) ([]string, int, error) {
+	// Each block is counted once: across the fixpoint iterations only the small
+	// _meta block changes, never the (large) data block.
+	estimates := map[string]int{}
+	exacts := map[string]int{}
+	count := func(blocks []string) int {
+		est := 0
+		for _, b := range blocks {
+			if _, ok := estimates[b]; !ok {
+				estimates[b] = p.opt.Counter.Estimate(b)
+			}
+			est += estimates[b]
+		}
+		// Far below the budget the estimate is enough: it is never more than 25%
+		// under the exact count, even on adversarial text (FuzzEstimate).
+		if est*10 < p.opt.Budget*7 {
+			return est
+		}
+		n := 0
+		for _, b := range blocks {
+			if _, ok := exacts[b]; !ok {
+				exacts[b] = p.opt.Counter.Exact(b)
+			}
+			n += exacts[b]
+		}
+		return n
+	}
+	meta.ElapsedMS = time.Since(p.opt.Started).Milliseconds()
+	var blocks []string
+	var err error
+	n := 0
+	for range 3 {
+		setCount(&meta, n)
+		if blocks, err = build(meta); err != nil {
+			return nil, 0, err
+		}
+		m := count(blocks)
+		if m == n {
+			break
+		}
+		n = m
+	}
+	// The reported number is the count of the final text, or off by one when the
+	// fixpoint did not settle (a digit more or less): recount to be sure.
+	n = count(blocks)
+	p.lastMeta = meta
+	return blocks, n, nil
+}
+
+func marshalMeta(m Meta) (string, error) {
+	b, err := MarshalText(struct {
+		Meta Meta `json:"_meta"`
+	}{m})
+	return string(b), err
+}
+
+// partialWarning flags a first or last period cut by the date range.
+func (p *pipeline) partialWarning(g Grain) []Warning {
+	if p.opt.Start.IsZero() || p.opt.End.IsZero() || (g != Weekly && g != Monthly) {
+		return nil
+	}
+	first, last := PartialPeriods(g, p.opt.Start, p.opt.End)
+	var which string
+	switch {
+	case first && last:
+		which = "first and last"
+	case first:
+		which = "first"
+	case last:
+		which = "last"
+	default:
+		return nil
+	}
+	unit := map[Grain]string{Weekly: "week", Monthly: "month"}[g]
+	return []Warning{{Type: "partial_period", Detail: fmt.Sprintf("The %s %s %s only partly covered by the date range %s to %s; compare %ss with care",
+		which, unit, map[bool]string{true: "are", false: "is"}[first && last], p.opt.Start.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), unit)}}
+}

@@ -1,0 +1,260 @@
+// Package answer runs one call of the query tool end to end: parse and normalize
+// the arguments, apply the guardrails, ask the source, and fit the result to the
+// client's budget. The MCP tool and `adsmcp query` both call it, so the command
+// line prints exactly what an AI client receives.
+package answer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// ZeroDetail is what an all-zero account means, for the model to pass on.
+const ZeroDetail = "the connection looks healthy but the access token likely lacks the right scopes (ads_read / reporting permissions) for these accounts"
+
+// Engine answers query tool calls against one source.
+type Engine struct {
+	Source source.Source
+	// MaxAccounts per query (query.DefaultMaxAccounts when 0).
+	MaxAccounts int
+	// Now is the clock for date presets (time.Now when nil).
+	Now func() time.Time
+	// Counter counts tokens (fit's default o200k counter when nil).
+	Counter fit.TokenCounter
+	// BudgetOverrides are configured budgets per client name ("*" for all).
+	BudgetOverrides map[string]int
+}
+
+// Request is one call.
+type Request struct {
+	// Args are the tool's JSON arguments.
+	Args []byte
+	// Client is the MCP client's name (clientInfo.name).
+	Client string
+	// Budget, when positive, replaces the client's budget (the CLI's --budget).
+	Budget int
+}
+
+// Result is what the tool returns: the text blocks in order, and whether they
+// describe an error the model can fix.
+type Result struct {
+	Blocks   []string
+	IsError  bool
+	Response *fit.Response
+}
+
+// Query answers one call. Problems the model can fix (invalid arguments, too many
+// accounts, a source failure) are results with IsError set; the returned error is
+// only for a cancelled context.
+func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
+	started := time.Now()
+	accounts, err := e.Source.Accounts(ctx)
+	if err != nil {
+		return e.errorResult(started, nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
+	}
+	q, err := query.ParseAndNormalize(req.Args, query.Options{Accounts: accounts, Now: e.Now, MaxAccounts: e.MaxAccounts})
+	var invalid *query.Error
+	var tooMany *query.TooManyAccountsError
+	switch {
+	case errors.As(err, &invalid):
+		return e.errorResult(started, nil, "invalid_query", "The query has problems; fix them and call query again.",
+			map[string]any{"problems": invalid.Problems}, 0), nil
+	case errors.As(err, &tooMany):
+		return e.errorResult(started, nil, "too_many_accounts", tooMany.Error(), map[string]any{
+			"max": tooMany.Max, "requested": tooMany.Requested, "accounts": accountList(accounts)}, 0), nil
+	case err != nil:
+		return nil, err
+	}
+	b := e.budgetFor(req, q)
+	tab, err := e.Source.Query(ctx, q)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var qe *query.Error
+		if errors.As(err, &qe) {
+			return e.errorResult(started, q, "invalid_query", "The query has problems; fix them and call query again.",
+				map[string]any{"problems": qe.Problems}, 1), nil
+		}
+		return e.errorResult(started, q, "source_error", err.Error(), nil, 1), nil
+	}
+	resp, err := fit.Fit(ctx, tab, e.fitOptions(q, b, started))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return e.errorResult(started, q, "source_error", err.Error(), nil, 1), nil
+	}
+	return &Result{Blocks: resp.Blocks, Response: resp}, nil
+}
+
+func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
+	if req.Budget > 0 {
+		b := budget.Resolve(req.Client, map[string]int{"*": req.Budget}, q.TokenBudget)
+		if b.Source == "config:*" {
+			b.Source = "flag:--budget"
+		}
+		return b
+	}
+	return budget.Resolve(req.Client, e.BudgetOverrides, q.TokenBudget)
+}
+
+// fitOptions wires the pipeline to this query: re-queries at coarser grains go
+// back to the source, narrower queries are expressed as query arguments.
+func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time) fit.Options {
+	metricFilters := slices.ContainsFunc(q.Filters, func(f query.Filter) bool { return f.Metric })
+	mainMetric := "spend"
+	if !slices.Contains(q.Metrics, "spend") {
+		mainMetric = ""
+	}
+	var opts []fit.Optimization
+	for _, c := range q.Changes {
+		opts = append(opts, fit.Optimization{Type: c.Type, Field: c.Field, From: c.From, To: c.To, Detail: c.Detail})
+	}
+	return fit.Options{
+		Budget:          b.Effective,
+		AnnouncedBudget: b.Tokens,
+		BudgetSource:    b.Source,
+		Counter:         e.Counter,
+		PartitionColumn: "account_id",
+		PartitionKeys:   q.AccountIDs(),
+		ZeroDetail:      ZeroDetail,
+		RequeryOnly:     q.Limit > 0 || metricFilters,
+		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
+			q2 := *q
+			q2.Grain = g
+			return e.Source.Query(ctx, &q2)
+		},
+		Start:         q.Start,
+		End:           q.End,
+		Query:         q,
+		Optimizations: opts,
+		SourceCalls:   1,
+		Started:       started,
+		MainMetric:    mainMetric,
+		Operators:     opNames(),
+		Suggest:       func(n fit.Narrowing) any { return Narrow(q, n) },
+	}
+}
+
+// Narrow expresses a fit.Narrowing as ready-to-run query arguments: the query's
+// own arguments with the grain, filters, dates and dimensions changed.
+func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
+	a := q.Args()
+	a.TokenBudget = nil
+	if n.Grain != "" {
+		a.TimeGranularity = string(n.Grain)
+	}
+	if n.Field != "" {
+		vals := make([]any, len(n.Values))
+		for i, v := range n.Values {
+			vals[i] = v
+		}
+		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(query.In), Value: vals})
+	}
+	if n.Metric != "" {
+		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Metric, Operator: string(query.GreaterThan), Value: n.Above})
+	}
+	if !n.From.IsZero() && !n.To.IsZero() {
+		a.DateRange = &query.DateRange{Start: n.From.Format(time.DateOnly), End: n.To.Format(time.DateOnly)}
+	}
+	if n.Dimensions != nil {
+		a.Dimensions = n.Dimensions
+		// Sort keys on dropped dimensions no longer apply.
+		var kept []query.SortArg
+		for _, s := range a.Sort {
+			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) {
+				kept = append(kept, s)
+			}
+		}
+		a.Sort = kept
+		if len(kept) == 0 {
+			a.Limit = nil
+		}
+	}
+	return &a
+}
+
+func opNames() []string {
+	out := make([]string, len(query.Operators))
+	for i, o := range query.Operators {
+		out[i] = string(o)
+	}
+	return out
+}
+
+type accountInfo struct {
+	AccountID   string `json:"account_id"`
+	Platform    string `json:"platform"`
+	AccountName string `json:"account_name"`
+	Currency    string `json:"currency"`
+}
+
+func accountList(accts []ads.Account) []accountInfo {
+	out := make([]accountInfo, len(accts))
+	for i, a := range accts {
+		out[i] = accountInfo{a.AccountID, a.Platform, a.AccountName, a.Currency}
+	}
+	return out
+}
+
+// errorResult is an error the model can act on, as one JSON block: type and
+// detail first, then the specifics (in a fixed order), then _meta.
+func (e *Engine) errorResult(started time.Time, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
+	meta := struct {
+		Query       *query.Query `json:"query,omitempty"`
+		SourceCalls int          `json:"source_calls"`
+		ElapsedMS   int64        `json:"elapsed_ms"`
+	}{q, calls, time.Since(started).Milliseconds()}
+	var buf bytes.Buffer
+	field := func(k string, v any) error {
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := fit.MarshalText(v)
+		if err != nil {
+			return err
+		}
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+		return nil
+	}
+	buf.WriteByte('{')
+	err := field("type", typ)
+	if err == nil {
+		err = field("detail", detail)
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err == nil {
+			err = field(k, extra[k])
+		}
+	}
+	if err == nil {
+		err = field("_meta", meta)
+	}
+	buf.WriteByte('}')
+	text := buf.String()
+	if err != nil {
+		text = fmt.Sprintf(`{"type":"internal_error","detail":%q}`, err.Error())
+	}
+	return &Result{Blocks: []string{text}, IsError: true}
+}
