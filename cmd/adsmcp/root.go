@@ -39,6 +39,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newFieldsCommand(),
 		newDemoCommand(g),
 		newVersionCommand(),
+		newServeCommand(g),
 	)
 	return root
 }

@@ -1,0 +1,149 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/fit"
+)
+
+// runFunc answers one call. It returns an error only when ctx ended or on a
+// failure that is not the model's to fix.
+type runFunc func(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*mcp.CallToolResult, error)
+
+// timeoutFunc builds the answer for a call that ran out of time. It must not
+// touch the source.
+type timeoutFunc func(req *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult
+
+type outcome struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// guard wraps a tool's work with what every call gets: the deadline (the work
+// runs in its own goroutine, so the answer returns at the deadline even when the
+// source ignores cancellation), recovery from panics (answered as
+// internal_error, never a crash), and a log line.
+func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		started := time.Now()
+		client := clientName(req)
+		defer func() {
+			// Last resort: a panic in this function itself.
+			if r := recover(); r != nil {
+				s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
+				res, err = s.internalError(started), nil
+			}
+			s.logCall(name, client, started, res, err)
+		}()
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
+		defer cancel()
+		done := make(chan outcome, 1) // buffered: a late answer never blocks its goroutine
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
+					done <- outcome{res: s.internalError(started)}
+				}
+			}()
+			r, err := run(cctx, req, started)
+			done <- outcome{r, err}
+		}()
+		var o outcome
+		timedOut := false
+		select {
+		case o = <-done:
+			timedOut = o.err != nil && cctx.Err() != nil
+		case <-cctx.Done():
+			// The source was told (cctx is cancelled); do not wait for it, but
+			// take an answer that arrived at the same instant.
+			select {
+			case o = <-done:
+				timedOut = o.err != nil || o.res == nil
+			default:
+				timedOut = true
+			}
+		}
+		switch {
+		case ctx.Err() != nil:
+			// The client cancelled the call or went away: nobody reads an answer.
+			return nil, ctx.Err()
+		case timedOut:
+			return onTimeout(req, started), nil
+		case o.err != nil:
+			s.log.Error("tool call failed", "tool", name, "client", client, "error", o.err)
+			return s.internalError(started), nil
+		case o.res == nil:
+			return s.internalError(started), nil
+		}
+		return o.res, nil
+	}
+}
+
+func (s *server) logCall(name, client string, started time.Time, res *mcp.CallToolResult, err error) {
+	isError := res != nil && res.IsError
+	s.log.Debug("tool call", "tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds(),
+		"is_error", isError, "error", err)
+}
+
+// internalError is the answer to a failure of adsmcp itself.
+func (s *server) internalError(started time.Time) *mcp.CallToolResult {
+	return errorBlock("internal_error",
+		"adsmcp failed while answering this call (the failure is logged on the server). Try the call again, or a different query; tell the user if it keeps failing.",
+		nil, baseMeta(started))
+}
+
+// kv is one member of a JSON object written in a fixed order.
+type kv struct {
+	Key   string
+	Value any
+}
+
+// orderedJSON writes the members in order: type and detail first, as in every
+// adsmcp error, so the model reads what happened before the specifics.
+func orderedJSON(members ...kv) string {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.Key)
+		v, err := fit.MarshalText(m.Value)
+		if err != nil {
+			v, _ = json.Marshal(fmt.Sprint(m.Value))
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.String()
+}
+
+// errorBlock is an isError result the model can act on: one JSON block with
+// type, detail, the specifics in order, then _meta.
+func errorBlock(typ, detail string, extra []kv, meta any) *mcp.CallToolResult {
+	members := append([]kv{{"type", typ}, {"detail", detail}}, extra...)
+	members = append(members, kv{"_meta", meta})
+	return textResult(true, orderedJSON(members...))
+}
+
+// callMeta is the _meta of list tools and of errors built here.
+type callMeta struct {
+	Count       *int   `json:"count,omitempty"`
+	Platform    string `json:"platform,omitempty"`
+	Query       any    `json:"query,omitempty"`
+	SourceCalls int    `json:"source_calls"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+}
+
+func baseMeta(started time.Time) callMeta {
+	return callMeta{ElapsedMS: time.Since(started).Milliseconds()}
+}

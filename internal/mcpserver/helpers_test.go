@@ -1,0 +1,165 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// The small fixed-anchor demo warehouse every test reads, built once.
+var (
+	anchor   = time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
+	now      = func() time.Time { return anchor.Add(9 * time.Hour) }
+	whOnce   sync.Once
+	wh       *duckdb.Source
+	whErr    error
+	whDir    string
+	shutdown []func()
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	for _, f := range shutdown {
+		f()
+	}
+	if wh != nil {
+		wh.Close()
+		os.RemoveAll(whDir)
+	}
+	os.Exit(code)
+}
+
+func warehouse(t testing.TB) source.Source {
+	t.Helper()
+	whOnce.Do(func() {
+		whDir, whErr = os.MkdirTemp("", "adsmcp-mcpserver-test-")
+		if whErr != nil {
+			return
+		}
+		wh, whErr = duckdb.Open(context.Background(), filepath.Join(whDir, "w.duckdb"),
+			duckdb.Options{Demo: demo.Config{Anchor: anchor, Seed: 42, Days: 400, Scale: 0.06}})
+	})
+	if whErr != nil {
+		t.Fatal(whErr)
+	}
+	return wh
+}
+
+// testConfig is the configuration of most tests: the warehouse, the fixed clock.
+func testConfig(t testing.TB) Config {
+	return Config{Source: warehouse(t), Now: now}
+}
+
+// connect starts a server for cfg and a client named client, in process.
+func connect(t testing.TB, cfg Config, client string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(cfg).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// call calls a tool with arguments given as a JSON string (sent as they are).
+func call(t testing.TB, cs *mcp.ClientSession, name, args string) *mcp.CallToolResult {
+	t.Helper()
+	var raw any
+	if args != "" {
+		raw = json.RawMessage(args)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: raw})
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, args, err)
+	}
+	return res
+}
+
+// texts returns the text of every content block, failing on other kinds.
+func texts(t testing.TB, res *mcp.CallToolResult) []string {
+	t.Helper()
+	out := make([]string, len(res.Content))
+	for i, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			t.Fatalf("block %d is %T, not text", i, c)
+		}
+		out[i] = tc.Text
+	}
+	return out
+}
+
+// object decodes a JSON block.
+func object(t testing.TB, block string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(block), &m); err != nil {
+		t.Fatalf("block is not a JSON object: %v\n%s", err, block)
+	}
+	return m
+}
+
+// metaOf is the _meta object of a JSON block.
+func metaOf(t testing.TB, block string) map[string]any {
+	t.Helper()
+	m, ok := object(t, block)["_meta"].(map[string]any)
+	if !ok {
+		t.Fatalf("no _meta in %s", block)
+	}
+	return m
+}
+
+// errorOf checks res is an isError answer of this type and returns its body.
+func errorOf(t testing.TB, res *mcp.CallToolResult, typ string) map[string]any {
+	t.Helper()
+	b := texts(t, res)
+	if !res.IsError || len(b) != 1 {
+		t.Fatalf("want one isError block of type %s, got isError=%v, %d blocks:\n%v", typ, res.IsError, len(b), b)
+	}
+	body := object(t, b[0])
+	if body["type"] != typ {
+		t.Fatalf("type = %v, want %s:\n%s", body["type"], typ, b[0])
+	}
+	if d, _ := body["detail"].(string); d == "" {
+		t.Errorf("%s without detail", typ)
+	}
+	if _, ok := body["_meta"].(map[string]any); !ok {
+		t.Errorf("%s without _meta", typ)
+	}
+	return body
+}
+
+func hasOptimization(meta map[string]any, typ string) map[string]any {
+	opts, _ := meta["optimizations_applied"].([]any)
+	for _, o := range opts {
+		if m, ok := o.(map[string]any); ok && m["type"] == typ {
+			return m
+		}
+	}
+	return nil
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,132 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
+
+// ListAccountsInput are the arguments of list_accounts.
+type ListAccountsInput struct {
+	Platform string `json:"platform,omitempty" jsonschema:"Only accounts on this platform. Omit for every account."`
+}
+
+func listAccountsTool(s *server) tool {
+	return tool{
+		def: &mcp.Tool{
+			Name: "list_accounts",
+			Description: "List the ad accounts you can query: platform, account_id, account_name, currency, timezone, status (CSV). " +
+				"Call it first to find account_ids for the query tool; money in each account is in its currency.",
+			Annotations: readOnly("List ad accounts"),
+			InputSchema: schemaFor[ListAccountsInput](func(sc *jsonschema.Schema) {
+				sc.Properties["platform"].Enum = enum(catalog.AllPlatforms...)
+			}),
+		},
+		handler: s.guard("list_accounts", s.listAccounts, s.listTimeout("Listing the accounts")),
+	}
+}
+
+func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*mcp.CallToolResult, error) {
+	platforms, problems := platformArgs(req.Params.Arguments)
+	if len(problems) > 0 {
+		return errorBlock("invalid_query", "The arguments have problems; fix them and call list_accounts again.",
+			[]kv{{"problems", problems}}, baseMeta(started)), nil
+	}
+	accounts, err := s.accounts.Accounts(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		meta := baseMeta(started)
+		meta.SourceCalls = 1
+		return errorBlock("source_error", "Listing the accounts failed: "+err.Error(), nil, meta), nil
+	}
+	if len(platforms) > 0 {
+		accounts = slices.DeleteFunc(slices.Clone(accounts), func(a ads.Account) bool {
+			return !slices.Contains(platforms, a.Platform)
+		})
+	}
+	b := budget.Resolve(clientName(req), s.cfg.BudgetOverrides, 0)
+	return s.accountsResult(accounts, strings.Join(platforms, ","), b, started), nil
+}
+
+// accountsMeta is list_accounts' _meta. When the list does not fit the client's
+// budget (hundreds of accounts), the rows that fit are returned and the rest
+// counted: never a silent cut.
+type accountsMeta struct {
+	Count        int    `json:"count"`
+	Platform     string `json:"platform,omitempty"`
+	ReturnedRows *int   `json:"returned_rows,omitempty"`
+	OmittedRows  int    `json:"omitted_rows,omitempty"`
+	Detail       string `json:"detail,omitempty"`
+	SourceCalls  int    `json:"source_calls"`
+	ElapsedMS    int64  `json:"elapsed_ms"`
+}
+
+func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *mcp.CallToolResult {
+	meta := accountsMeta{Count: len(accounts), Platform: platform, SourceCalls: 1}
+	blocks := func(n int) []string {
+		meta.ElapsedMS = time.Since(started).Milliseconds()
+		if n < len(accounts) {
+			meta.ReturnedRows, meta.OmittedRows = &n, len(accounts)-n
+			meta.Detail = fmt.Sprintf("Only the first %d of %d accounts fit the token budget (%d); call list_accounts with platform to see the others.",
+				n, len(accounts), b.Tokens)
+		}
+		return []string{orderedJSON(kv{"_meta", meta}), accountsCSV(accounts[:n])}
+	}
+	n := len(accounts)
+	out := blocks(n)
+	for n > 0 {
+		t := s.tokens(out, b.Effective)
+		if t <= b.Effective {
+			break
+		}
+		// Shrink in proportion to the excess, at least one row at a time.
+		n = max(0, min(n-1, n*b.Effective/t))
+		out = blocks(n)
+	}
+	return textResult(false, out...)
+}
+
+// tokens counts blocks: the fast estimate far from the limit, the exact count
+// near it.
+func (s *server) tokens(blocks []string, limit int) int {
+	text := strings.Join(blocks, "\n")
+	if n := s.counter.Estimate(text); n < limit*8/10 {
+		return n
+	}
+	return s.counter.Exact(text)
+}
+
+func accountsCSV(accounts []ads.Account) string {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"platform", "account_id", "account_name", "currency", "timezone", "status"})
+	for _, a := range accounts {
+		w.Write([]string{a.Platform, a.AccountID, a.AccountName, a.Currency, a.Timezone, a.Status})
+	}
+	w.Flush()
+	return b.String()
+}
+
+// listTimeout answers a list tool that ran out of time.
+func (s *server) listTimeout(what string) timeoutFunc {
+	return func(_ *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult {
+		elapsed := time.Since(started).Milliseconds()
+		return errorBlock("timeout",
+			fmt.Sprintf("%s did not finish within the %s deadline: the source is slow or unreachable. Try again in a minute; tell the user if it keeps failing.",
+				what, s.cfg.Deadline),
+			[]kv{{"deadline_seconds", s.cfg.Deadline.Seconds()}, {"elapsed_ms", elapsed}},
+			callMeta{ElapsedMS: elapsed})
+	}
+}

@@ -1,0 +1,112 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// QueryInput documents the query tool's arguments (PRODUCT.md §4) for its JSON
+// schema. The handler does not decode into it: it hands the client's raw
+// arguments to the same parser as `adsmcp query`, which forgives more than this
+// schema states (aliases, synonyms, time fields as dimensions) and explains
+// what it rejects.
+type QueryInput struct {
+	Metrics         []string      `json:"metrics" jsonschema:"What to measure (at least one), e.g. [\"spend\",\"clicks\",\"ctr\"]. Ratios (ctr, cpc, cpm, cpa, roas, conversion_rate) are recomputed from their parts at every grain. See list_fields."`
+	Dimensions      []string      `json:"dimensions,omitempty" jsonschema:"Group rows by these, e.g. [\"campaign_name\"]. Never a time field (use time_granularity). Omit for totals."`
+	AccountIDs      []string      `json:"account_ids,omitempty" jsonschema:"Accounts to query, from list_accounts. Omit for every account (on platforms, if given); more than the maximum is an error that lists the accounts."`
+	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these platforms."`
+	DatePreset      string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
+	DateRange       *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
+	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM) or total (no time column; the default)."`
+	Filters         []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
+	Sort            []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
+	Limit           int           `json:"limit,omitempty" jsonschema:"Keep only the first N rows after sort (requires sort); _meta reports how many rows existed. The only way rows are ever cut: use it for an explicit top-N only."`
+	TokenBudget     int           `json:"token_budget,omitempty" jsonschema:"Lower the response's token budget below the client's default (it cannot raise it). Rarely needed."`
+}
+
+// DateRange is an inclusive range of dates.
+type DateRange struct {
+	Start string `json:"start" jsonschema:"First day, YYYY-MM-DD."`
+	End   string `json:"end" jsonschema:"Last day (inclusive), YYYY-MM-DD."`
+}
+
+// FilterInput is one filter.
+type FilterInput struct {
+	Field    string `json:"field" jsonschema:"A dimension or metric name."`
+	Operator string `json:"operator" jsonschema:"IN and NOT_IN take an array of values, BETWEEN takes [low, high] (inclusive), the others one value. Text fields take EQUALS, NOT_EQUALS, CONTAINS, NOT_CONTAINS, STARTS_WITH, IN, NOT_IN; metrics the comparisons, EQUALS, NOT_EQUALS, IN, NOT_IN."`
+	Value    any    `json:"value" jsonschema:"A string, a number, or an array of them."`
+}
+
+// SortInput is one sort key.
+type SortInput struct {
+	Field     string `json:"field" jsonschema:"A requested dimension or metric, or the time column (date, week, month)."`
+	Direction string `json:"direction,omitempty" jsonschema:"Default: desc for metrics, asc otherwise."`
+}
+
+// QueryToolMeta is the query tool's _meta: Claude Code keeps results up to this
+// many characters inline instead of writing them to a file the model only
+// previews.
+var QueryToolMeta = mcp.Meta{"anthropic/maxResultSizeChars": 500000}
+
+func queryTool(s *server) tool {
+	return tool{
+		def: &mcp.Tool{
+			Name: "query",
+			Description: "Query advertising metrics (spend, impressions, clicks, conversions, ctr, roas…) by dimensions and time. " +
+				"The answer always fits your context and never silently drops rows: a _meta JSON block first (read it: what was changed, warnings), then CSV. " +
+				"Too much data comes back coarser in time (granularity_change) or as a data_too_large summary with ready-to-run narrower queries.",
+			Annotations: readOnly("Query advertising data"),
+			InputSchema: querySchema(s.cfg.MaxAccounts),
+			Meta:        QueryToolMeta,
+		},
+		handler: s.guard("query", s.query, s.queryTimeout),
+	}
+}
+
+func querySchema(maxAccounts int) *jsonschema.Schema {
+	return schemaFor[QueryInput](func(sc *jsonschema.Schema) {
+		p := sc.Properties
+		p["metrics"].MinItems = ptr(1)
+		p["metrics"].Items.Enum = enum(catalog.Names(catalog.Metric)...)
+		p["dimensions"].Items.Enum = enum(catalog.Names(catalog.Dimension)...)
+		p["account_ids"].MinItems = ptr(1)
+		p["account_ids"].MaxItems = ptr(maxAccounts)
+		p["account_ids"].Description = fmt.Sprintf("Accounts to query (at most %d), from list_accounts. "+
+			"Omit for every account (on platforms, if given); more than %d is an error that lists the accounts.", maxAccounts, maxAccounts)
+		p["platforms"].Items.Enum = enum(catalog.AllPlatforms...)
+		p["date_preset"].Enum = enum(query.Presets...)
+		dr := p["date_range"]
+		for _, end := range []string{"start", "end"} {
+			dr.Properties[end].Pattern = `^\d{4}-\d{2}-\d{2}$`
+		}
+		p["time_granularity"].Enum = enum("daily", "weekly", "monthly", "total")
+		f := p["filters"].Items
+		f.Properties["operator"].Enum = enum(query.Operators...)
+		scalar := func() []*jsonschema.Schema { return []*jsonschema.Schema{{Type: "string"}, {Type: "number"}} }
+		f.Properties["value"].AnyOf = append(scalar(), &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{AnyOf: scalar()}})
+		p["sort"].Items.Properties["direction"].Enum = enum("asc", "desc")
+		p["limit"].Minimum = ptr(1.0)
+		p["limit"].Maximum = ptr(float64(query.MaxLimit))
+		p["token_budget"].Minimum = ptr(float64(query.MinTokenBudget))
+		p["token_budget"].Maximum = ptr(float64(query.MaxTokenBudget))
+	})
+}
+
+// query runs the call through the same engine as `adsmcp query`, with the
+// client's raw arguments and name, and returns the engine's blocks as they are:
+// _meta first, then the data, each its own text block, read once.
+func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*mcp.CallToolResult, error) {
+	res, err := s.engine.Query(ctx, answer.Request{Args: req.Params.Arguments, Client: clientName(req)})
+	if err != nil {
+		return nil, err
+	}
+	return textResult(res.IsError, res.Blocks...), nil
+}

@@ -1,0 +1,159 @@
+// Package mcpserver is adsmcp's MCP server: the list_accounts, list_fields and
+// query tools over the official Go SDK, with per-client token budgets, the
+// per-call deadline and the server instructions. Transports (stdio here; HTTP
+// elsewhere) only connect it.
+//
+// Every tool is read-only. Tool definitions and handlers are built by one
+// constructor per tool (one file each) and registered from the explicit list in
+// tools; handlers read the client's raw arguments, so normalization, forgiveness
+// and error messages are exactly those of `adsmcp query`.
+package mcpserver
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// DefaultDeadline bounds every tool call: below the ~60 s after which Claude
+// Desktop and the MCP TypeScript SDK give up on a request, and ChatGPT's ~90 s.
+const DefaultDeadline = 55 * time.Second
+
+// Grace is how long past its deadline a call may take at most: the timeout
+// answer itself is built without the source, so it returns at once.
+const Grace = time.Second
+
+// Config is what the server needs.
+type Config struct {
+	// Source answers the queries (required).
+	Source source.Source
+	// MaxAccounts per query (query.DefaultMaxAccounts when 0).
+	MaxAccounts int
+	// Deadline of each tool call (DefaultDeadline when 0).
+	Deadline time.Duration
+	// BudgetOverrides are configured token budgets by client name ("*": every
+	// client); they replace the per-client table of internal/budget.
+	BudgetOverrides map[string]int
+	// Now is the clock date presets are resolved against (time.Now when nil).
+	Now func() time.Time
+	// Counter counts tokens (fit's o200k counter when nil).
+	Counter fit.TokenCounter
+	// Logger receives one line per call at debug level and handler failures at
+	// error level (discarded when nil). It must never write to stdout under stdio.
+	Logger *slog.Logger
+	// Version is the server version announced at initialize.
+	Version string
+}
+
+// server holds what the tool handlers share.
+type server struct {
+	cfg      Config
+	engine   *answer.Engine
+	accounts *accountCache
+	counter  fit.TokenCounter
+	log      *slog.Logger
+}
+
+// tool is one tool: its definition and its handler.
+type tool struct {
+	def     *mcp.Tool
+	handler mcp.ToolHandler
+}
+
+// tools is the explicit list of tools, in the order clients list them.
+func (s *server) tools() []tool {
+	return []tool{
+		listAccountsTool(s),
+		listFieldsTool(s),
+		queryTool(s),
+	}
+}
+
+// New returns the MCP server for cfg, with its tools and instructions.
+func New(cfg Config) *mcp.Server {
+	s := newServer(cfg)
+	version := cfg.Version
+	if version == "" {
+		version = "devel"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "adsmcp", Title: "adsmcp — advertising data", Version: version},
+		&mcp.ServerOptions{
+			Instructions: Instructions,
+			Logger:       s.log,
+			// Tools only: no logging capability (the SDK's default), since the
+			// server sends no log notifications.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	for _, t := range s.tools() {
+		srv.AddTool(t.def, t.handler)
+	}
+	return srv
+}
+
+func newServer(cfg Config) *server {
+	if cfg.Deadline <= 0 {
+		cfg.Deadline = DefaultDeadline
+	}
+	if cfg.MaxAccounts <= 0 {
+		cfg.MaxAccounts = query.DefaultMaxAccounts
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	counter := cfg.Counter
+	if counter == nil {
+		counter = fit.NewO200k()
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	accounts := &accountCache{src: cfg.Source}
+	return &server{
+		cfg: cfg,
+		engine: &answer.Engine{
+			Source:          accounts,
+			MaxAccounts:     cfg.MaxAccounts,
+			Now:             cfg.Now,
+			Counter:         counter,
+			BudgetOverrides: cfg.BudgetOverrides,
+		},
+		accounts: accounts,
+		counter:  counter,
+		log:      log,
+	}
+}
+
+// clientName is the calling client's clientInfo.name: from the request's own
+// metadata (protocol 2026-07-28), else from the session's initialize.
+func clientName(req *mcp.CallToolRequest) string {
+	if req == nil {
+		return ""
+	}
+	if ci := req.ClientInfo(); ci != nil {
+		return ci.Name
+	}
+	return ""
+}
+
+// readOnly are the annotations every adsmcp tool carries: it reads a closed
+// world (the configured sources) and never changes anything.
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
+
+// textResult is a tool result of text blocks, in order.
+func textResult(isError bool, blocks ...string) *mcp.CallToolResult {
+	content := make([]mcp.Content, len(blocks))
+	for i, b := range blocks {
+		content[i] = &mcp.TextContent{Text: b}
+	}
+	return &mcp.CallToolResult{Content: content, IsError: isError}
+}
