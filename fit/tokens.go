@@ -90,22 +90,25 @@ func conservativeCount(s string) int {
 //
 // o200k_base first splits text into pieces with a regular expression, then
 // byte-pair-encodes each piece on its own; no token crosses a piece boundary.
-// The estimator reproduces the split exactly (for the common cases) in a single
-// pass and prices each piece by its class:
+// The estimator reproduces the split in a single pass (exactly for ASCII text)
+// and prices each piece by its class:
 //
 //   - a run of digits is split into groups of up to three, each one token;
-//   - a letter run (a "word", split where lower case turns to upper case, with an
-//     optional leading space or punctuation character) costs one token, more when
-//     it is long, all in capitals, or made of unlikely letter pairs (random ids),
-//     judged by a table of letter-pair surprisal in the o200k vocabulary;
-//   - a run of punctuation (with an optional leading space) costs one token for
-//     its first two characters and a fraction for each further one;
-//   - whitespace pieces cost one token;
-//   - non-ASCII letters and symbols are priced per character by script.
+//   - a word (a letter run, split where lower case turns to capitals, with an
+//     optional leading space or punctuation character) costs about one token,
+//     more when it is long, capitalized without a space before it, glued to the
+//     letter or digit before it, made of several capitals then lower case, or
+//     random-looking: unlikely letter pairs (judged by a table of letter-pair
+//     surprisal in the o200k vocabulary) or long consonant clusters;
+//   - a run of punctuation costs one token, more for unlikely character pairs
+//     (a table again: `","` or `"},{"` are one token, `%_|_` is three);
+//   - a whitespace piece costs one token, more when it mixes characters;
+//   - non-ASCII letters and symbols are priced per character by script, with a
+//     table of the kana, CJK and Hangul characters that are single tokens.
 //
-// The costs were fitted against o200k_base counts; docs/tokens.md has the method
-// and the measured error.
-// ---------------------------------------------------------------------------
+// The costs were fitted against o200k_base counts on the corpus of
+// tokens_test.go; docs/tokens.md has the method and the measured error.
+// est is a variable so that calibration code can vary it; treat it as constant.
 
 // estParams are the per-class costs, in tokens.
 type estParams struct {
@@ -116,6 +119,11 @@ type estParams struct {
 	surpThreshold int     // quarter bits
 	capNoSpace    float64 // Capitalized word without a leading space
 	capPerLetter  float64 // the same, per letter beyond wordFree
+	mixedCase     float64 // several capitals then lower case ("ACon", "IDs")
+	capsPerLetter float64 // all capitals, per letter beyond the third
+	clusterFree   int     // consonants in a row that cost nothing more
+	perCluster    float64 // per further consonant in a row (random ids: "Cjzbb")
+	caseSplit     float64 // a word right after a letter or digit (camelCase, ids)
 	leadPunct     float64 // ASCII punctuation glued to the front of a word (see leadCost)
 	leadOther     float64 // other whitespace (tab, no-break space) glued to a word
 	contraction   float64 // 's, 't, 're, 've, 'm, 'll, 'd after a word
@@ -159,10 +167,15 @@ var est = estParams{
 	wordBase:      0.22,
 	wordFree:      5,
 	wordPerLetter: 0.28,
-	wordPerBit:    0.445,
+	wordPerBit:    0.15,
 	surpThreshold: 32,
-	capNoSpace:    0.1,
-	capPerLetter:  0.28,
+	capNoSpace:    0.3,
+	capPerLetter:  0.05,
+	mixedCase:     0.8,
+	capsPerLetter: 0.25,
+	clusterFree:   3,
+	perCluster:    1.0,
+	caseSplit:     0.9,
 	leadPunct:     1,
 	leadOther:     0.5,
 	contraction:   0.5,
@@ -213,14 +226,6 @@ const (
 	clPunct              // everything else
 )
 
-// Letter kinds, for pricing.
-const (
-	lkASCII uint8 = iota
-	lkLatin
-	lk2
-	lk3
-)
-
 var asciiClass = func() (t [128]uint8) {
 	for c := 0; c < 128; c++ {
 		switch {
@@ -268,6 +273,9 @@ func classNonASCII(s string, i int) (cl uint8, size int, r rune) {
 	}
 	return clPunct, size, r
 }
+
+// vowels has bit c-'a' set for the vowels, y included.
+const vowels = 1<<('a'-'a') | 1<<('e'-'a') | 1<<('i'-'a') | 1<<('o'-'a') | 1<<('u'-'a') | 1<<('y'-'a')
 
 func isLetter(cl uint8) bool { return cl <= clUpper }
 
@@ -521,7 +529,7 @@ func wordCost(s string, i int) (float64, int) {
 	n := len(s)
 	start := i
 	letters, upper, ascii := 0, 0, 0
-	var surp int
+	var surp, run, cluster int
 	var other float64
 	prev := -1
 	seenLower := false
@@ -544,6 +552,13 @@ func wordCost(s string, i int) (float64, int) {
 		if r < utf8.RuneSelf {
 			ascii++
 			cur = int(r|0x20) - 'a'
+			if vowels>>cur&1 == 0 {
+				if run++; run > est.clusterFree {
+					cluster++
+				}
+			} else {
+				run = 0
+			}
 			if prev >= 0 && letters > 2 {
 				// The first pair is free: almost every pair of letters is a token.
 				surp += max(0, int(letterPairSurprisal[prev*26+cur])-est.surpThreshold)
@@ -557,10 +572,22 @@ func wordCost(s string, i int) (float64, int) {
 	var t float64
 	if ascii > 0 {
 		long := float64(max(0, letters-est.wordFree))
-		t = est.wordBase + est.wordPerLetter*long + est.wordPerBit*float64(surp)
+		t = est.wordBase + est.wordPerLetter*long + est.wordPerBit*float64(surp) + est.perCluster*float64(cluster)
 		if upper > 0 && (upper < letters || letters == 1) && (start == 0 || s[start-1] != ' ') {
 			// Capitalized, not all capitals, and no space before.
 			t += est.capNoSpace + est.capPerLetter*long
+		}
+		if upper == letters {
+			t += est.capsPerLetter * float64(max(0, letters-3))
+		}
+		if upper > 1 && upper < letters {
+			// Capitals then lower case ("ACon", "BAXbias") split at the change.
+			t += est.mixedCase
+		}
+		if start > 0 && s[start-1] < utf8.RuneSelf && asciiClass[s[start-1]] <= clDigit {
+			// A word right after a letter or digit: a change of case ("Writer"
+			// in ResponseWriter) or an id ("9fK").
+			t += est.caseSplit
 		}
 	}
 	t = max(1, t+other)
