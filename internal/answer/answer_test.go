@@ -254,3 +254,49 @@ func TestErrorsTheModelCanFix(t *testing.T) {
 		}
 	}
 }
+
+// Every suggestion of a data_too_large answer, run as a new query, returns exactly
+// its expected_rows at its own grain and fits the budget — over several query
+// shapes and budgets.
+func TestSuggestionsAreExact(t *testing.T) {
+	e := engine(t)
+	queries := []string{
+		`{` + meta6 + `,"date_range":{"start":"2025-10-01","end":"2026-03-14"},"dimensions":["campaign_name","country"],"metrics":["spend","clicks","cpc"],"time_granularity":"daily"}`,
+		`{` + meta6 + `,"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["adset_name"],"metrics":["conversions","conversion_value","roas"],"time_granularity":"weekly"}`,
+		`{"platforms":["meta_ads"],"date_preset":"last_90d","dimensions":["ad_name","device","publisher_platform"],"metrics":["spend","impressions"]}`,
+	}
+	checked := 0
+	for _, args := range queries {
+		for _, budget := range []int{1500, 3000, 6000} {
+			res := ask(t, e, "", budget, args)
+			if res.IsError {
+				t.Fatalf("%s: %s", args, res.Blocks[0])
+			}
+			if res.Response.Kind != fit.KindTooLarge {
+				continue
+			}
+			if n := exactTokens(res); n > budget {
+				t.Errorf("budget %d: summary is %d tokens", budget, n)
+			}
+			for _, s := range res.Response.TooLarge.RequeryInstructions.Suggestions {
+				q, _ := json.Marshal(s.Query)
+				got := ask(t, e, "", budget, string(q))
+				switch {
+				case got.IsError || got.Response.Kind != fit.KindData:
+					t.Errorf("budget %d, %q: not data: %.300s", budget, s.Description, got.Blocks[0])
+				case got.Response.Meta.ReturnedRows != s.ExpectedRows:
+					t.Errorf("budget %d, %q: %d rows, expected_rows %d", budget, s.Description, got.Response.Meta.ReturnedRows, s.ExpectedRows)
+				case got.Response.Meta.TimeGranularity.Returned != got.Response.Meta.TimeGranularity.Requested:
+					t.Errorf("budget %d, %q: coarsened again", budget, s.Description)
+				case exactTokens(got) > budget:
+					t.Errorf("budget %d, %q: %d tokens", budget, s.Description, exactTokens(got))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d suggestions checked", checked)
+	}
+	t.Logf("%d suggestions run and checked", checked)
+}
