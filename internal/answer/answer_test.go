@@ -8,50 +8,23 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
-	"github.com/adsmcp/adsmcp/internal/demo"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// The fixed-anchor warehouse the golden files were made from.
-var (
-	anchor  = time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
-	srcOnce sync.Once
-	src     *duckdb.Source
-	srcErr  error
-	srcDir  string
-)
-
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code := m.Run()
-	if src != nil {
-		src.Close()
-		os.RemoveAll(srcDir)
-	}
-	os.Exit(code)
+	os.Exit(duckdbtest.Main(m))
 }
 
+// engine answers from the fixed-anchor warehouse the golden files were made from.
 func engine(t testing.TB) *Engine {
 	t.Helper()
-	srcOnce.Do(func() {
-		srcDir, srcErr = os.MkdirTemp("", "adsmcp-answer-test-")
-		if srcErr != nil {
-			return
-		}
-		src, srcErr = duckdb.Open(context.Background(), filepath.Join(srcDir, "w.duckdb"),
-			duckdb.Options{Demo: demo.Config{Anchor: anchor, Seed: 42, Days: 400, Scale: 0.06}})
-	})
-	if srcErr != nil {
-		t.Fatal(srcErr)
-	}
-	return &Engine{Source: src, Now: func() time.Time { return anchor.Add(9 * time.Hour) }}
+	return &Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
 }
 
 func ask(t *testing.T, e *Engine, client string, budget int, args string) *Result {

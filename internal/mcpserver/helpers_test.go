@@ -5,28 +5,20 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"path/filepath"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // The small fixed-anchor demo warehouse every test reads, built once.
 var (
-	anchor   = time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC)
-	now      = func() time.Time { return anchor.Add(9 * time.Hour) }
-	whOnce   sync.Once
-	wh       *duckdb.Source
-	whErr    error
-	whDir    string
+	anchor   = duckdbtest.Anchor
+	now      = duckdbtest.Now
 	shutdown []func()
 )
 
@@ -36,28 +28,11 @@ func TestMain(m *testing.M) {
 	for _, f := range shutdown {
 		f()
 	}
-	if wh != nil {
-		wh.Close()
-		os.RemoveAll(whDir)
-	}
+	duckdbtest.Cleanup()
 	os.Exit(code)
 }
 
-func warehouse(t testing.TB) source.Source {
-	t.Helper()
-	whOnce.Do(func() {
-		whDir, whErr = os.MkdirTemp("", "adsmcp-mcpserver-test-")
-		if whErr != nil {
-			return
-		}
-		wh, whErr = duckdb.Open(context.Background(), filepath.Join(whDir, "w.duckdb"),
-			duckdb.Options{Demo: demo.Config{Anchor: anchor, Seed: 42, Days: 400, Scale: 0.06}})
-	})
-	if whErr != nil {
-		t.Fatal(whErr)
-	}
-	return wh
-}
+func warehouse(t testing.TB) source.Source { return duckdbtest.Open(t) }
 
 // testConfig is the configuration of most tests: the warehouse, the fixed clock.
 func testConfig(t testing.TB) Config {
