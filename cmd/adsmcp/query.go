@@ -69,7 +69,7 @@ data_too_large summary with narrower queries, or an error the model can act on.
 			if f.raw {
 				return printRaw(cmd, src, raw, now)
 			}
-			engine := &answer.Engine{Source: src, Now: now}
+			engine := &answer.Engine{Source: src, Now: now, BudgetOverrides: g.cfg.Budgets, MaxAccounts: g.cfg.MaxAccounts}
 			res, err := engine.Query(cmd.Context(), answer.Request{Args: raw, Client: f.client, Budget: f.budget})
 			if err != nil {
 				return err

@@ -5,18 +5,56 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
-// globals are the flags every command shares.
+// globals are the flags every command shares, and the configuration file.
 type globals struct {
-	db      string
-	verbose bool
+	db         string
+	verbose    bool
+	configPath string
+	// cfg is the loaded configuration file (empty when none was given).
+	cfg *config.File
+}
+
+// loadConfig reads --config (or $ADSMCP_CONFIG) before any command runs; the
+// file's database applies unless --db was given.
+func (g *globals) loadConfig(cmd *cobra.Command) error {
+	g.cfg = &config.File{}
+	path := g.configPath
+	if path == "" {
+		path = os.Getenv("ADSMCP_CONFIG")
+	}
+	if path == "" {
+		return nil
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		return err
+	}
+	g.cfg = f
+	if !cmd.Flags().Changed("db") && f.Database != "" {
+		g.db = expandHome(f.Database)
+	}
+	return nil
+}
+
+// expandHome turns a leading ~/ into the home directory, as a shell would.
+func expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
 }
 
 func newRootCommand() *cobra.Command {
@@ -30,9 +68,13 @@ and on the command line. With no configuration it uses an embedded DuckDB
 warehouse filled with realistic, clearly labelled demo data.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return g.loadConfig(cmd)
+		},
 	}
 	root.PersistentFlags().StringVar(&g.db, "db", "", "warehouse file (default "+duckdb.DefaultPath()+")")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log diagnostics to stderr")
+	root.PersistentFlags().StringVar(&g.configPath, "config", "", "YAML configuration file (default $ADSMCP_CONFIG; see docs/configuration.md)")
 	root.AddCommand(
 		newQueryCommand(g),
 		newAccountsCommand(g),
@@ -44,12 +86,25 @@ warehouse filled with realistic, clearly labelled demo data.`,
 	return root
 }
 
+// logger logs to stderr (never stdout: under stdio it carries the protocol) at
+// the configured level and format; --verbose means debug.
 func (g *globals) logger(stderr io.Writer) *slog.Logger {
 	level := slog.LevelWarn
+	var format string
+	if g.cfg != nil {
+		if g.cfg.Log.Level != "" {
+			level.UnmarshalText([]byte(g.cfg.Log.Level)) // checked when the file was loaded
+		}
+		format = strings.ToLower(g.cfg.Log.Format)
+	}
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(stderr, opts))
 }
 
 // openWarehouse opens the embedded warehouse, loading demo data on first use with

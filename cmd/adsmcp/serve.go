@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -13,37 +15,41 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
+type serveFlags struct {
+	deadline    time.Duration
+	maxAccounts int
+	budgets     []string
+	listen      string
+}
+
 func newServeCommand(g *globals) *cobra.Command {
-	var (
-		deadline    time.Duration
-		maxAccounts int
-		budgets     []string
-	)
+	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the MCP tools (list_accounts, list_fields, query) over stdio",
-		Long: `Runs adsmcp as an MCP server over stdio: JSON-RPC on stdin and stdout, logs on
-stderr only. MCP clients start it themselves; for Claude Code:
+		Short: "Serve the MCP tools (list_accounts, list_fields, query) over stdio or streamable HTTP",
+		Long: `Runs adsmcp as an MCP server. By default over stdio: JSON-RPC on stdin and stdout,
+logs on stderr only; MCP clients start it themselves. For Claude Code:
 
   claude mcp add adsmcp -- /path/to/adsmcp serve
 
+With --http ADDR (or http.listen in the config file) it serves streamable HTTP
+at http://ADDR/mcp for remote clients, with /healthz; SIGINT or SIGTERM lets
+calls in progress finish before it exits.
+
 Every answer fits the client's token budget, chosen by its name (clientInfo.name):
 claude-code 25,000, claude-ai 30,000, ChatGPT 80,000, others 30,000.
---budget-for replaces it per client ("*" for every client). Each tool call
-is cancelled at --deadline and answers a timeout with narrower queries.`,
+--budget-for (or budgets: in the config file) replaces it per client ("*" for
+every client). Each tool call is cancelled at --deadline and answers a timeout
+with narrower queries. Flags override the config file.`,
 		Example: `  adsmcp serve
+  adsmcp serve --http 127.0.0.1:8080
+  adsmcp serve --config adsmcp.yaml
   adsmcp serve --db ~/ads.duckdb --deadline 40s --budget-for claude-code=80000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			overrides, err := parseBudgetFlags(budgets)
+			cfg, err := f.serverConfig(cmd, g)
 			if err != nil {
 				return err
-			}
-			if deadline <= 0 {
-				return fmt.Errorf("--deadline %s: want a positive duration such as 55s", deadline)
-			}
-			if maxAccounts <= 0 {
-				return fmt.Errorf("--max-accounts %d: want a positive number", maxAccounts)
 			}
 			ctx := cmd.Context()
 			stderr := stderrOf(cmd)
@@ -53,34 +59,93 @@ is cancelled at --deadline and answers a timeout with narrower queries.`,
 				return err
 			}
 			defer src.Close()
-			srv := mcpserver.New(mcpserver.Config{
-				Source:          src,
-				MaxAccounts:     maxAccounts,
-				Deadline:        deadline,
-				BudgetOverrides: overrides,
-				Logger:          logger,
-				Version:         versionString(),
-			})
-			logger.Info("serving MCP over stdio", "deadline", deadline, "max_accounts", maxAccounts, "budgets", overrides)
-			session, err := srv.Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
-			if err != nil {
-				return err
+			cfg.Source, cfg.Logger, cfg.Version = src, logger, versionString()
+			if f.listen == "" {
+				return serveStdio(cmd, cfg)
 			}
-			stop := context.AfterFunc(ctx, func() { session.Close() }) // SIGINT or SIGTERM: a normal end
-			defer stop()
-			err = session.Wait()
-			if ctx.Err() != nil {
-				logger.Info("stopped by signal")
-				return nil
-			}
-			return err
+			return serveHTTP(ctx, cmd, g, cfg, f.listen)
 		},
 	}
-	fl := cmd.Flags()
-	fl.DurationVar(&deadline, "deadline", mcpserver.DefaultDeadline, "cancel each tool call after this long and answer a timeout with narrower queries")
-	fl.IntVar(&maxAccounts, "max-accounts", query.DefaultMaxAccounts, "most accounts one query may span (more answers too_many_accounts)")
-	fl.StringArrayVar(&budgets, "budget-for", nil, `token budget for a client, as name=tokens (e.g. claude-code=80000; "*" for every client); repeatable`)
+	f.register(cmd)
 	return cmd
+}
+
+func (f *serveFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.DurationVar(&f.deadline, "deadline", mcpserver.DefaultDeadline, "cancel each tool call after this long and answer a timeout with narrower queries")
+	fl.IntVar(&f.maxAccounts, "max-accounts", query.DefaultMaxAccounts, "most accounts one query may span (more answers too_many_accounts)")
+	fl.StringArrayVar(&f.budgets, "budget-for", nil, `token budget for a client, as name=tokens (e.g. claude-code=80000; "*" for every client); repeatable`)
+	fl.StringVar(&f.listen, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+}
+
+// serverConfig merges the config file and the flags (flags win).
+func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Config, error) {
+	file := g.cfg
+	changed := cmd.Flags().Changed
+	if !changed("deadline") && file.Deadline > 0 {
+		f.deadline = time.Duration(file.Deadline)
+	}
+	if !changed("max-accounts") && file.MaxAccounts > 0 {
+		f.maxAccounts = file.MaxAccounts
+	}
+	if !changed("http") {
+		f.listen = file.HTTP.Listen
+	}
+	if f.deadline <= 0 {
+		return mcpserver.Config{}, fmt.Errorf("--deadline %s: want a positive duration such as 55s", f.deadline)
+	}
+	if f.maxAccounts <= 0 {
+		return mcpserver.Config{}, fmt.Errorf("--max-accounts %d: want a positive number", f.maxAccounts)
+	}
+	overrides, err := parseBudgetFlags(f.budgets)
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
+	budgets := maps.Clone(file.Budgets)
+	if budgets == nil && overrides != nil {
+		budgets = map[string]int{}
+	}
+	maps.Copy(budgets, overrides)
+	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budgets}, nil
+}
+
+func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
+	ctx := cmd.Context()
+	cfg.Logger.Info("serving MCP over stdio", "deadline", cfg.Deadline, "max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
+	session, err := mcpserver.New(cfg).Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
+	if err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, func() { session.Close() }) // SIGINT or SIGTERM: a normal end
+	defer stop()
+	err = session.Wait()
+	if ctx.Err() != nil {
+		cfg.Logger.Info("stopped by signal")
+		return nil
+	}
+	return err
+}
+
+func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, addr string) error {
+	h := g.cfg.HTTP
+	srv, err := mcpserver.NewHTTPServer(cfg, mcpserver.HTTPOptions{
+		MaxRequestBytes:    h.MaxRequestBytes,
+		SessionIdleTimeout: time.Duration(h.SessionIdleTimeout),
+		AllowedOrigins:     h.AllowedOrigins,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--http %s: %w", addr, err)
+	}
+	// One line on stderr whatever the log level: where to connect (the port is
+	// the real one when addr asked for :0).
+	fmt.Fprintf(stderrOf(cmd), "adsmcp: serving MCP at http://%s%s (health: /healthz)\n", ln.Addr(), mcpserver.MCPPath)
+	cfg.Logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "deadline", cfg.Deadline,
+		"max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
+	return srv.Serve(ctx, ln)
 }
 
 // parseBudgetFlags reads --budget-for values: client=tokens.

@@ -45,6 +45,15 @@ type Request struct {
 	Client string
 	// Budget, when positive, replaces the client's budget (the CLI's --budget).
 	Budget int
+	// Progress, when set, is told what the call is doing at each step (for MCP
+	// progress notifications). It must not block.
+	Progress func(stage string)
+}
+
+func (r Request) progress(format string, args ...any) {
+	if r.Progress != nil {
+		r.Progress(fmt.Sprintf(format, args...))
+	}
 }
 
 // Result is what the tool returns: the text blocks in order, and whether they
@@ -72,12 +81,12 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		return e.errorResult(started, nil, "invalid_query", "The query has problems; fix them and call query again.",
 			map[string]any{"problems": invalid.Problems}, 0), nil
 	case errors.As(err, &tooMany):
-		return e.errorResult(started, nil, "too_many_accounts", tooMany.Error(), map[string]any{
-			"max": tooMany.Max, "requested": tooMany.Requested, "accounts": accountList(accounts)}, 0), nil
+		return e.tooManyAccounts(started, req, tooMany, accounts), nil
 	case err != nil:
 		return nil, err
 	}
 	b := e.budgetFor(req, q)
+	req.progress("querying %d account(s), %s to %s", len(q.Accounts), q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
 	tab, err := e.Source.Query(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -90,7 +99,8 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		return e.errorResult(started, q, "source_error", err.Error(), nil, 1), nil
 	}
-	resp, err := fit.Fit(ctx, tab, e.fitOptions(q, b, started))
+	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
+	resp, err := fit.Fit(ctx, tab, e.fitOptions(q, b, started, req))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -113,7 +123,7 @@ func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 
 // fitOptions wires the pipeline to this query: re-queries at coarser grains go
 // back to the source, narrower queries are expressed as query arguments.
-func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time) fit.Options {
+func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, req Request) fit.Options {
 	metricFilters := slices.ContainsFunc(q.Filters, func(f query.Filter) bool { return f.Metric })
 	mainMetric := "spend"
 	if !slices.Contains(q.Metrics, "spend") {
@@ -133,6 +143,7 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time) 
 		ZeroDetail:      ZeroDetail,
 		RequeryOnly:     q.Limit > 0 || metricFilters,
 		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
+			req.progress("too large at %s; asking the source at %s grain", q.Grain, g)
 			q2 := *q
 			q2.Grain = g
 			return e.Source.Query(ctx, &q2)

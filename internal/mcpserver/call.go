@@ -44,6 +44,9 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 		}()
 		cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
 		defer cancel()
+		prog := s.startProgress(cctx, req, started)
+		defer prog.stop()
+		cctx = context.WithValue(cctx, progressKey{}, prog)
 		done := make(chan outcome, 1) // buffered: a late answer never blocks its goroutine
 		go func() {
 			defer func() {

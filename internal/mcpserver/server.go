@@ -47,6 +47,9 @@ type Config struct {
 	// Logger receives one line per call at debug level and handler failures at
 	// error level (discarded when nil). It must never write to stdout under stdio.
 	Logger *slog.Logger
+	// ProgressInterval is how often a running call that asked for progress is
+	// reported (DefaultProgressInterval when 0).
+	ProgressInterval time.Duration
 	// Version is the server version announced at initialize.
 	Version string
 }
@@ -77,6 +80,12 @@ func (s *server) tools() []tool {
 
 // New returns the MCP server for cfg, with its tools and instructions.
 func New(cfg Config) *mcp.Server {
+	srv, _ := build(cfg)
+	return srv
+}
+
+// build returns the SDK server and the state its handlers share.
+func build(cfg Config) (*mcp.Server, *server) {
 	s := newServer(cfg)
 	version := cfg.Version
 	if version == "" {
@@ -93,7 +102,7 @@ func New(cfg Config) *mcp.Server {
 	for _, t := range s.tools() {
 		srv.AddTool(t.def, t.handler)
 	}
-	return srv
+	return srv, s
 }
 
 func newServer(cfg Config) *server {

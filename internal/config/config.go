@@ -1,0 +1,194 @@
+// Package config reads adsmcp's YAML configuration file: token budgets per
+// client, the per-call deadline, the account limit, the warehouse path and the
+// HTTP listener. Values may name environment variables as ${NAME} (or
+// ${NAME:-default}), so secrets and per-machine paths stay out of the file.
+//
+// Every setting is optional: an absent key keeps the built-in default, and
+// command-line flags override the file. Unknown keys are errors (with their
+// line), because a misspelled setting that silently does nothing is worse than
+// a refusal to start.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// File is the configuration file's content. Zero values mean "not set".
+type File struct {
+	// Database is the embedded DuckDB warehouse file.
+	Database string `yaml:"database"`
+	// Deadline bounds every tool call (e.g. "55s").
+	Deadline Duration `yaml:"deadline"`
+	// MaxAccounts is the most accounts one query may span.
+	MaxAccounts int `yaml:"max_accounts"`
+	// Budgets are token budgets by client name (clientInfo.name); "*" applies
+	// to every client without its own line.
+	Budgets map[string]int `yaml:"budgets"`
+	// HTTP configures `adsmcp serve --http`.
+	HTTP HTTP `yaml:"http"`
+	// Log configures the diagnostic log on stderr.
+	Log Log `yaml:"log"`
+}
+
+// HTTP is the streamable HTTP listener's configuration.
+type HTTP struct {
+	// Listen is the address to serve on, e.g. "127.0.0.1:8080". Setting it
+	// makes `adsmcp serve` serve HTTP without --http.
+	Listen string `yaml:"listen"`
+	// MaxRequestBytes bounds one request body.
+	MaxRequestBytes int64 `yaml:"max_request_bytes"`
+	// SessionIdleTimeout closes sessions idle this long.
+	SessionIdleTimeout Duration `yaml:"session_idle_timeout"`
+	// AllowedOrigins are browser origins (scheme://host[:port]) allowed to call
+	// the server cross-origin, e.g. a web MCP client's page.
+	AllowedOrigins []string `yaml:"allowed_origins"`
+}
+
+// Log configures logging.
+type Log struct {
+	// Level is debug, info, warn or error.
+	Level string `yaml:"level"`
+	// Format is text or json.
+	Format string `yaml:"format"`
+}
+
+// Duration is a time.Duration written as "55s", "1m30s".
+type Duration time.Duration
+
+// UnmarshalYAML reads a Go duration string.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration: write it like 55s, 2m or 1h30m", n.Line, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Load reads and checks the file at path.
+func Load(path string) (*File, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	f, err := Parse(raw, os.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse reads configuration text, expanding ${NAME} with lookup.
+func Parse(raw []byte, lookup func(string) (string, bool)) (*File, error) {
+	text, err := expand(raw, lookup)
+	if err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	dec.KnownFields(true)
+	var f File
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // io.EOF: an empty file
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// envRef is ${NAME} or ${NAME:-default}.
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// expand replaces ${NAME} references. A reference to an unset variable with no
+// default is an error naming it and its line: starting with an empty API key or
+// path would fail later, far from the cause. "$${" writes a literal "${".
+func expand(raw []byte, lookup func(string) (string, bool)) ([]byte, error) {
+	var problems []string
+	lines := bytes.Split(raw, []byte("\n"))
+	for i, line := range lines {
+		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			continue
+		}
+		const escaped = "\x00dollar\x00"
+		line = bytes.ReplaceAll(line, []byte("$${"), []byte(escaped))
+		line = envRef.ReplaceAllFunc(line, func(m []byte) []byte {
+			sub := envRef.FindSubmatch(m)
+			name := string(sub[1])
+			if v, ok := lookup(name); ok && v != "" {
+				return []byte(v)
+			}
+			if sub[2] != nil {
+				return sub[3]
+			}
+			problems = append(problems, fmt.Sprintf("line %d: environment variable %s is not set (set it, or write ${%s:-default})", i+1, name, name))
+			return nil
+		})
+		lines[i] = bytes.ReplaceAll(line, []byte(escaped), []byte("${"))
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return bytes.Join(lines, []byte("\n")), nil
+}
+
+func (f *File) check() error {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if f.Deadline < 0 || (f.Deadline > 0 && time.Duration(f.Deadline) < time.Second) {
+		bad("deadline %s: want at least 1s (the default is 55s)", time.Duration(f.Deadline))
+	}
+	if f.MaxAccounts < 0 {
+		bad("max_accounts %d: want a positive number (the default is 10)", f.MaxAccounts)
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.Budgets)) {
+		n := f.Budgets[name]
+		if strings.TrimSpace(name) == "" {
+			bad("budgets: a client name is empty; use \"*\" for every client")
+		}
+		if n < query.MinTokenBudget || n > query.MaxTokenBudget {
+			bad("budgets.%s = %d: want a whole number of tokens from %d to %d", name, n, query.MinTokenBudget, query.MaxTokenBudget)
+		}
+	}
+	if f.HTTP.MaxRequestBytes < 0 {
+		bad("http.max_request_bytes %d: want a positive number of bytes", f.HTTP.MaxRequestBytes)
+	}
+	if f.HTTP.SessionIdleTimeout < 0 {
+		bad("http.session_idle_timeout %s: want a positive duration such as 30m", time.Duration(f.HTTP.SessionIdleTimeout))
+	}
+	for _, o := range f.HTTP.AllowedOrigins {
+		if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") || strings.Count(o, "/") != 2 {
+			bad("http.allowed_origins %q: want scheme://host[:port] with no path, e.g. https://app.example.com", o)
+		}
+	}
+	switch strings.ToLower(f.Log.Level) {
+	case "", "debug", "info", "warn", "error":
+	default:
+		bad("log.level %q: want debug, info, warn or error", f.Log.Level)
+	}
+	switch strings.ToLower(f.Log.Format) {
+	case "", "text", "json":
+	default:
+		bad("log.format %q: want text or json", f.Log.Format)
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}

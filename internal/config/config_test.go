@@ -1,0 +1,144 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+func TestParseEverySetting(t *testing.T) {
+	raw := `
+# adsmcp configuration
+database: ${DATA_DIR}/ads.duckdb
+deadline: 40s
+max_accounts: 25
+budgets:
+  claude-code: 80000
+  "*": ${DEFAULT_BUDGET:-35000}
+http:
+  listen: 127.0.0.1:8080
+  max_request_bytes: 2097152
+  session_idle_timeout: 1h
+  allowed_origins: [https://app.example.com]
+log:
+  level: debug
+  format: json
+`
+	f, err := Parse([]byte(raw), env(map[string]string{"DATA_DIR": "/srv/adsmcp"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Database != "/srv/adsmcp/ads.duckdb" || time.Duration(f.Deadline) != 40*time.Second || f.MaxAccounts != 25 {
+		t.Errorf("top level: %+v", f)
+	}
+	if f.Budgets["claude-code"] != 80000 || f.Budgets["*"] != 35000 {
+		t.Errorf("budgets: %v", f.Budgets)
+	}
+	h := f.HTTP
+	if h.Listen != "127.0.0.1:8080" || h.MaxRequestBytes != 2<<20 || time.Duration(h.SessionIdleTimeout) != time.Hour || len(h.AllowedOrigins) != 1 {
+		t.Errorf("http: %+v", h)
+	}
+	if f.Log.Level != "debug" || f.Log.Format != "json" {
+		t.Errorf("log: %+v", f.Log)
+	}
+}
+
+func TestEmptyFileIsAllDefaults(t *testing.T) {
+	for _, raw := range []string{"", "# nothing\n", "---\n"} {
+		f, err := Parse([]byte(raw), env(nil))
+		if err != nil || f.Database != "" || f.Deadline != 0 || f.Budgets != nil {
+			t.Errorf("%q: %+v %v", raw, f, err)
+		}
+	}
+}
+
+// TestErrorsNameTheSettingAndTheFix: every mistake is refused with the key (or
+// line), what is wrong and what to write instead; all problems at once.
+func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"databse: x.duckdb\n", []string{"line 1", "databse", "not found"}},
+		{"deadline: soon\n", []string{"line 1", `"soon" is not a duration`, "55s"}},
+		{"deadline: 10ms\n", []string{"deadline 10ms", "at least 1s"}},
+		{"max_accounts: -1\n", []string{"max_accounts -1", "positive"}},
+		{"budgets:\n  claude-code: 50\n  ChatGPT: 2000000\n", []string{"budgets.ChatGPT = 2000000", "budgets.claude-code = 50", "from 1000 to 1000000"}},
+		{"budgets:\n  claude-code: lots\n", []string{"line 2", "lots"}},
+		{"database: ${NOPE}\nhttp:\n  listen: ${ALSO_NOPE}\n", []string{"line 1: environment variable NOPE is not set", "line 3: environment variable ALSO_NOPE", "${NOPE:-default}"}},
+		{"http:\n  allowed_origins: [app.example.com, https://x.com/path]\n", []string{`"app.example.com"`, `"https://x.com/path"`, "scheme://host"}},
+		{"log:\n  level: loud\n  format: xml\n", []string{`log.level "loud"`, `log.format "xml"`}},
+		{"http:\n  session_idle_timeout: -5m\n", []string{"session_idle_timeout -5m0s", "positive"}},
+		{"budgets: [1, 2]\n", []string{"line 1"}},
+	} {
+		_, err := Parse([]byte(c.raw), env(nil))
+		if err == nil {
+			t.Errorf("%q: accepted", c.raw)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %q does not say %q", c.raw, err, w)
+			}
+		}
+	}
+}
+
+func TestExpansion(t *testing.T) {
+	vars := env(map[string]string{"A": "alpha", "EMPTY": ""})
+	for in, want := range map[string]string{
+		"database: ${A}":                       "alpha",
+		"database: ${EMPTY:-fallback}":         "fallback",
+		"database: ${UNSET:-}":                 "",
+		"database: $${A}":                      "${A}",
+		"database: pre-${A}-${A}":              "pre-alpha-alpha",
+		"# ${UNSET} in a comment\ndatabase: x": "x",
+	} {
+		f, err := Parse([]byte(in), vars)
+		if err != nil || f.Database != want {
+			t.Errorf("%q: %q %v, want %q", in, f.Database, err, want)
+		}
+	}
+}
+
+// TestExampleFileLoads keeps the documented example valid.
+func TestExampleFileLoads(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "adsmcp.example.yaml")
+	t.Setenv("ADSMCP_DATA", t.TempDir())
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Budgets["claude-code"] == 0 || f.HTTP.Listen == "" || f.Deadline == 0 {
+		t.Errorf("the example should show every setting: %+v", f)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !os.IsNotExist(unwrapAll(err)) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func unwrapAll(err error) error {
+	for {
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return err
+		}
+		err = u.Unwrap()
+	}
+}
+
+// FuzzParse: any file text is read or refused with an error; never a panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "deadline: 5s\n", "budgets:\n  a: 1000\n", "database: ${X:-y}\n", "http: {listen: ':0'}\n", "log: [\n", "&a [*a, *a]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		_, _ = Parse([]byte(raw), env(map[string]string{"X": "1"}))
+	})
+}

@@ -1,0 +1,214 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTP defaults.
+const (
+	// DefaultMaxRequestBytes bounds one request body: a tool call's arguments are
+	// a few kilobytes, so a megabyte is generous and still stops memory abuse.
+	DefaultMaxRequestBytes = 1 << 20
+	// DefaultSessionIdleTimeout closes sessions a client abandoned.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	// MCPPath is where the streamable HTTP endpoint lives.
+	MCPPath = "/mcp"
+)
+
+// HTTPOptions configure the streamable HTTP server.
+type HTTPOptions struct {
+	// MaxRequestBytes bounds a request body (DefaultMaxRequestBytes when 0);
+	// larger bodies get 413.
+	MaxRequestBytes int64
+	// SessionIdleTimeout closes sessions idle this long (DefaultSessionIdleTimeout when 0).
+	SessionIdleTimeout time.Duration
+	// AllowedOrigins are browser origins trusted for cross-origin requests, e.g.
+	// "https://app.example.com". Others are refused with 403.
+	AllowedOrigins []string
+}
+
+// HTTPServer serves the MCP server over streamable HTTP at /mcp, stateful so
+// every session's client name (and so its budget) is known, with /healthz.
+//
+// Protection: requests that reach a loopback listener with a non-loopback Host
+// header are refused (DNS rebinding, the SDK's check), cross-origin browser
+// requests from untrusted origins are refused (http.CrossOriginProtection), and
+// bodies are bounded.
+type HTTPServer struct {
+	handler  http.Handler
+	mcp      *mcp.Server
+	log      *slog.Logger
+	deadline time.Duration
+	version  string
+
+	posts inflight // POST requests in progress: the tool calls
+}
+
+// inflight counts requests in progress until it is closed; then it refuses new
+// ones and signals when the last one leaves.
+type inflight struct {
+	mu     sync.Mutex
+	n      int
+	closed bool
+	idle   chan struct{}
+}
+
+func (f *inflight) enter() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
+	f.n++
+	return true
+}
+
+func (f *inflight) leave() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n--
+	if f.closed && f.n == 0 {
+		close(f.idle)
+	}
+}
+
+// close refuses new requests; the channel closes when none is in progress.
+func (f *inflight) close() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.closed = true
+		f.idle = make(chan struct{})
+		if f.n == 0 {
+			close(f.idle)
+		}
+	}
+	return f.idle
+}
+
+func (f *inflight) draining() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
+
+// NewHTTPServer builds the HTTP server for cfg.
+func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
+	srv, s := build(cfg)
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if opts.SessionIdleTimeout <= 0 {
+		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	cop := http.NewCrossOriginProtection()
+	for _, o := range opts.AllowedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("allowed origin %q: %w", o, err)
+		}
+	}
+	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.log.Warn("cross-origin request refused", "origin", r.Header.Get("Origin"), "path", r.URL.Path)
+		httpError(w, http.StatusForbidden, "cross-origin request refused: this origin is not in http.allowed_origins")
+	}))
+	stream := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger:              s.log,
+		SessionTimeout:      opts.SessionIdleTimeout,
+		MaxRequestBodyBytes: opts.MaxRequestBytes,
+	})
+	mux := http.NewServeMux()
+	mux.Handle(MCPPath, cop.Handler(h.track(stream)))
+	mux.HandleFunc("GET /healthz", h.healthz)
+	h.handler = mux
+	return h, nil
+}
+
+// Handler is the HTTP handler: /mcp and /healthz.
+func (h *HTTPServer) Handler() http.Handler { return h.handler }
+
+// track counts POSTs in progress and refuses new ones while shutting down.
+func (h *HTTPServer) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			if !h.posts.enter() {
+				w.Header().Set("Retry-After", "5")
+				httpError(w, http.StatusServiceUnavailable, "adsmcp is shutting down: retry in a few seconds")
+				return
+			}
+			defer h.posts.leave()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *HTTPServer) healthz(w http.ResponseWriter, _ *http.Request) {
+	status, code := "ok", http.StatusOK
+	if h.posts.draining() {
+		status, code = "draining", http.StatusServiceUnavailable
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"status": status, "version": h.version})
+}
+
+// httpError writes a short JSON error body.
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+// Serve serves on ln until ctx ends, then shuts down gracefully: the listener
+// closes, new tool calls are refused with 503, calls in progress finish (they
+// are bounded by the deadline), then the sessions close and Serve returns.
+func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           h.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	h.log.Info("shutting down: letting calls in progress finish", "at_most", h.deadline+Grace)
+	idle := h.posts.close()
+	// Calls end by their deadline; allow that and a little for writing answers.
+	sctx, cancel := context.WithTimeout(context.Background(), h.deadline+Grace+2*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }()
+	select {
+	case <-idle:
+	case <-sctx.Done():
+	}
+	// Open GET streams never go idle by themselves: closing the sessions ends them.
+	for ss := range h.mcp.Sessions() {
+		ss.Close()
+	}
+	err := <-shut
+	if errors.Is(err, context.DeadlineExceeded) {
+		hs.Close()
+		return errors.New("shutdown: some connections did not close in time and were cut")
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	<-served // http.ErrServerClosed
+	h.log.Info("shut down cleanly")
+	return nil
+}

@@ -1,0 +1,217 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// startHTTP serves cfg over streamable HTTP on a loopback port until the test
+// ends, and returns the /mcp URL.
+func startHTTP(t *testing.T, cfg Config, opts HTTPOptions) string {
+	t.Helper()
+	h, err := NewHTTPServer(cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h.Handler())
+	t.Cleanup(ts.Close)
+	return ts.URL + MCPPath
+}
+
+// connectHTTP opens a session over streamable HTTP as client.
+func connectHTTP(t *testing.T, url, client string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "test"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestHTTPBudgetPerClient: over stateful HTTP the session's client name chooses
+// the budget, exactly as over stdio.
+func TestHTTPBudgetPerClient(t *testing.T) {
+	url := startHTTP(t, testConfig(t), HTTPOptions{})
+	for client, want := range map[string]float64{"claude-code": 25000, "claude-ai": 30000, "ChatGPT": 80000, "some-new-editor": 30000} {
+		cs := connectHTTP(t, url, client)
+		res := call(t, cs, "query", small)
+		b := texts(t, res)
+		if res.IsError || len(b) != 2 {
+			t.Fatalf("%s: isError=%v:\n%v", client, res.IsError, b)
+		}
+		if m := metaOf(t, b[0]); m["token_budget"] != want {
+			t.Errorf("%s: token_budget %v from %v, want %v", client, m["token_budget"], m["budget_source"], want)
+		}
+	}
+}
+
+func post(t *testing.T, url string, hdr map[string]string, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+
+// TestHTTPRefusesAndGoesOn: oversized bodies, foreign Host headers (DNS
+// rebinding) and cross-origin browser requests are refused with a clear
+// status, trusted origins pass, and the server keeps serving.
+func TestHTTPRefusesAndGoesOn(t *testing.T) {
+	url := startHTTP(t, testConfig(t), HTTPOptions{MaxRequestBytes: 4096, AllowedOrigins: []string{"https://app.example.com"}})
+	for _, c := range []struct {
+		name string
+		hdr  map[string]string
+		body string
+		code int
+		say  string
+	}{
+		{"oversized body", nil, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5000) + `"}}`, http.StatusRequestEntityTooLarge, "exceeds 4096 bytes"},
+		{"DNS rebinding", map[string]string{"Host": "evil.example:80"}, initialize, http.StatusForbidden, "Host"},
+		{"untrusted origin", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, initialize, http.StatusForbidden, "allowed_origins"},
+		{"trusted origin", map[string]string{"Origin": "https://app.example.com", "Sec-Fetch-Site": "cross-site"}, initialize, http.StatusOK, `"serverInfo"`},
+		{"same origin, after the refusals", nil, initialize, http.StatusOK, `"serverInfo"`},
+	} {
+		resp, body := post(t, url, c.hdr, c.body)
+		if resp.StatusCode != c.code || !strings.Contains(body, c.say) {
+			t.Errorf("%s: %d %q, want %d containing %q", c.name, resp.StatusCode, body, c.code, c.say)
+		}
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Version = "1.2.3"
+	url := startHTTP(t, cfg, HTTPOptions{})
+	resp, err := http.Get(strings.TrimSuffix(url, MCPPath) + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]string
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 || body["status"] != "ok" || body["version"] != "1.2.3" {
+		t.Errorf("healthz: %d %v %v", resp.StatusCode, body, err)
+	}
+}
+
+// gateSource answers queries only once released, and says when one started.
+type gateSource struct {
+	*blockingSource
+	started chan struct{}
+	open    chan struct{}
+}
+
+func (g *gateSource) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	close(g.started)
+	<-g.open
+	return g.blockingSource.Source.Query(ctx, q)
+}
+
+// TestHTTPGracefulShutdown: on shutdown, a call in progress finishes with its
+// answer, new calls are refused with 503, and Serve returns without error.
+func TestHTTPGracefulShutdown(t *testing.T) {
+	gate := &gateSource{blockingSource: newBlockingSource(t, false, false), started: make(chan struct{}), open: make(chan struct{})}
+	cfg := testConfig(t)
+	cfg.Source = gate
+	h, err := NewHTTPServer(cfg, HTTPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx, ln) }()
+	url := "http://" + ln.Addr().String() + MCPPath
+
+	cs := connectHTTP(t, url, "claude-code")
+	answered := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "query", Arguments: json.RawMessage(small)})
+		if err != nil {
+			t.Errorf("the call in progress failed: %v", err)
+		}
+		answered <- res
+	}()
+	<-gate.started
+	stop() // SIGTERM
+	// New calls are refused while the running one finishes.
+	deadline := time.Now().Add(2 * time.Second)
+	for !h.posts.draining() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	rec := httptest.NewRecorder()
+	h.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, MCPPath, strings.NewReader(initialize)))
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("a new call while shutting down: %d %q, want 503 with Retry-After", rec.Code, rec.Body)
+	}
+	close(gate.open)
+	select {
+	case res := <-answered:
+		if res == nil || res.IsError || len(res.Content) != 2 {
+			t.Errorf("the call in progress did not get its answer: %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in progress never finished")
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after the last call finished")
+	}
+}
+
+// TestHTTPClientCancelStopsTheWork: a client that gives up on a call over HTTP
+// cancels the source's work.
+func TestHTTPClientCancelStopsTheWork(t *testing.T) {
+	src := newBlockingSource(t, false, false)
+	cfg := testConfig(t)
+	cfg.Source = src
+	cs := connectHTTP(t, startHTTP(t, cfg, HTTPOptions{}), "claude-code")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "query", Arguments: json.RawMessage(slow)}); err == nil {
+		t.Fatal("the cancelled call returned a result")
+	}
+	select {
+	case <-src.cancelled:
+	case <-time.After(3 * time.Second):
+		t.Error("the source's context was not cancelled after the client gave up")
+	}
+}
