@@ -41,6 +41,7 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 				res, err = s.internalError(started), nil
 			}
 			s.logCall(name, client, started, res, err)
+			s.clientLog(ctx, req, name, started, res)
 		}()
 		cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
 		defer cancel()
@@ -93,6 +94,43 @@ func (s *server) logCall(name, client string, started time.Time, res *mcp.CallTo
 	isError := res != nil && res.IsError
 	s.log.Debug("tool call", "tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds(),
 		"is_error", isError, "error", err)
+}
+
+// clientLog tells a client that set a log level (logging/setLevel) how each
+// call went: debug for every call, warning for timeouts and source errors,
+// error for failures of adsmcp itself. The model's answer is unaffected; this
+// is for the person watching the client's logs.
+func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, name string, started time.Time, res *mcp.CallToolResult) {
+	if req == nil || req.Session == nil || res == nil || ctx.Err() != nil {
+		return
+	}
+	level, outcome := mcp.LoggingLevel("debug"), "ok"
+	if res.IsError {
+		outcome = errorType(res)
+		switch outcome {
+		case "timeout", "source_error":
+			level = "warning"
+		case "internal_error":
+			level = "error"
+		}
+	}
+	data := map[string]any{"tool": name, "outcome": outcome, "elapsed_ms": time.Since(started).Milliseconds()}
+	if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Logger: "adsmcp", Level: level, Data: data}); err != nil {
+		s.log.Debug("log notification failed", "error", err)
+	}
+}
+
+// errorType is the type of an isError answer's JSON block.
+func errorType(res *mcp.CallToolResult) string {
+	if len(res.Content) > 0 {
+		if t, ok := res.Content[0].(*mcp.TextContent); ok {
+			var body struct{ Type string }
+			if json.Unmarshal([]byte(t.Text), &body) == nil && body.Type != "" {
+				return body.Type
+			}
+		}
+	}
+	return "error"
 }
 
 // internalError is the answer to a failure of adsmcp itself.

@@ -95,12 +95,23 @@ func build(cfg Config) (*mcp.Server, *server) {
 		&mcp.ServerOptions{
 			Instructions: Instructions,
 			Logger:       s.log,
-			// Tools only: no logging capability (the SDK's default), since the
-			// server sends no log notifications.
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			Capabilities: &mcp.ServerCapabilities{
+				Tools:     &mcp.ToolCapabilities{},
+				Resources: &mcp.ResourceCapabilities{},
+				Prompts:   &mcp.PromptCapabilities{},
+				// Calls that time out or fail are logged to clients that set a
+				// level (logging/setLevel); see clientLog.
+				Logging: &mcp.LoggingCapabilities{},
+			},
 		})
 	for _, t := range s.tools() {
 		srv.AddTool(t.def, t.handler)
+	}
+	for _, r := range s.resources() {
+		srv.AddResource(r.def, r.handler)
+	}
+	for _, p := range prompts() {
+		srv.AddPrompt(p.def, s.promptHandler(p))
 	}
 	return srv, s
 }

@@ -85,16 +85,40 @@ func TestInstructions(t *testing.T) {
 // updated on purpose (go test ./internal/mcpserver -run TestToolsGolden -update).
 func TestToolsGolden(t *testing.T) {
 	s := newServer(Config{Source: warehouse(t)})
-	var buf bytes.Buffer
+	var defs []any
 	for _, tl := range s.tools() {
-		b, err := json.MarshalIndent(tl.def, "", "  ")
+		defs = append(defs, tl.def)
+	}
+	golden(t, "tools.golden", defs)
+}
+
+// TestResourcesAndPromptsGolden snapshots the resource and prompt definitions.
+func TestResourcesAndPromptsGolden(t *testing.T) {
+	s := newServer(Config{Source: warehouse(t)})
+	var defs []any
+	for _, r := range s.resources() {
+		defs = append(defs, r.def)
+	}
+	for _, p := range prompts() {
+		defs = append(defs, p.def)
+	}
+	golden(t, "resources_prompts.golden", defs)
+}
+
+// golden compares the definitions, one indented JSON document each, with a
+// snapshot: a changed definition fails until the snapshot is updated on purpose.
+func golden(t *testing.T, name string, defs []any) {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, d := range defs {
+		b, err := json.MarshalIndent(d, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	path := filepath.Join("testdata", "tools.golden")
+	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -105,7 +129,7 @@ func TestToolsGolden(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("tool definitions differ from %s (run with -update if the change is intended):\n%s", path, buf.String())
+		t.Errorf("definitions differ from %s (run with -update if the change is intended):\n%s", path, buf.String())
 	}
 }
 

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
+
+// resource is one readable resource: its definition and its handler.
+type resource struct {
+	def     *mcp.Resource
+	handler mcp.ResourceHandler
+}
+
+// resources is the explicit list of resources. They repeat what the tools
+// say, for clients that let the user attach context (Claude Desktop's "+"
+// menu, the Inspector): the guide, the field catalog, the accounts.
+func (s *server) resources() []resource {
+	return []resource{
+		{&mcp.Resource{URI: "adsmcp://guide", Name: "guide", Title: "How to use adsmcp",
+			Description: "How the tools relate, that time is time_granularity (never a dimension), and how to read _meta, granularity changes and data_too_large answers.",
+			MIMEType:    "text/markdown"}, s.readGuide},
+		{&mcp.Resource{URI: "adsmcp://fields", Name: "fields", Title: "Dimensions and metrics",
+			Description: "Every dimension and metric the query tool accepts, as CSV: kind, type, aggregation, unit, platforms, description, synonyms.",
+			MIMEType:    "text/csv"}, s.readFields},
+		{&mcp.Resource{URI: "adsmcp://accounts", Name: "accounts", Title: "Ad accounts",
+			Description: "The ad accounts you can query, as CSV: platform, account_id, account_name, currency, timezone, status.",
+			MIMEType:    "text/csv"}, s.readAccounts},
+	}
+}
+
+func textResource(uri, mime, text string) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}
+}
+
+func (s *server) readGuide(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return textResource(req.Params.URI, "text/markdown", "# adsmcp\n\n"+Instructions), nil
+}
+
+func (s *server) readFields(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return textResource(req.Params.URI, "text/csv", fieldsCSV(catalog.Fields())), nil
+}
+
+// readAccounts is list_accounts' answer, fitted to the session client's budget
+// the same way (the rows that fit, the rest counted in the first line).
+func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
+	defer cancel()
+	accounts, err := s.accounts.Accounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var client string
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			client = p.ClientInfo.Name
+		}
+	}
+	res := s.accountsResult(accounts, "", budget.Resolve(client, s.cfg.BudgetOverrides, 0), time.Now())
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	// The _meta line only matters when rows were left out: it says how many.
+	text := parts[len(parts)-1]
+	if strings.Contains(parts[0], `"omitted_rows"`) {
+		text = parts[0] + "\n" + text
+	}
+	return textResource(req.Params.URI, "text/csv", text), nil
+}

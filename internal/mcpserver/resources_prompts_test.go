@@ -1,0 +1,173 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+)
+
+func TestResources(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-ai")
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil || len(list.Resources) != 3 {
+		t.Fatalf("resources/list: %v %+v", err, list)
+	}
+	want := map[string]string{
+		"adsmcp://guide":    "time_granularity",
+		"adsmcp://fields":   "name,kind,type,aggregation",
+		"adsmcp://accounts": "platform,account_id,account_name,currency,timezone,status\n",
+	}
+	for _, r := range list.Resources {
+		if r.Name == "" || r.Description == "" || r.MIMEType == "" {
+			t.Errorf("%s: incomplete definition %+v", r.URI, r)
+		}
+		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil || len(got.Contents) != 1 {
+			t.Fatalf("read %s: %v", r.URI, err)
+		}
+		c := got.Contents[0]
+		if c.URI != r.URI || c.MIMEType != r.MIMEType || !strings.Contains(c.Text, want[r.URI]) {
+			t.Errorf("read %s: %s %q", r.URI, c.MIMEType, c.Text)
+		}
+		if r.URI == "adsmcp://accounts" && strings.Count(c.Text, "\n") != 15 {
+			t.Errorf("accounts: want the header and 14 accounts:\n%s", c.Text)
+		}
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "adsmcp://nope"}); err == nil {
+		t.Error("an unknown resource was read")
+	}
+}
+
+// TestPromptsRun: every prompt, with its defaults and with arguments, expands
+// to a question whose query arguments run as they are.
+func TestPromptsRun(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-ai")
+	ctx := context.Background()
+	list, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(list.Prompts) != 3 {
+		t.Fatalf("prompts/list: %v %+v", err, list)
+	}
+	for _, p := range list.Prompts {
+		if p.Description == "" || len(p.Arguments) == 0 {
+			t.Errorf("%s: incomplete definition", p.Name)
+		}
+		for _, args := range []map[string]string{nil, {"period": "Last Month", "platform": "Google"}} {
+			got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+			if err != nil || len(got.Messages) != 1 {
+				t.Fatalf("%s %v: %v", p.Name, args, err)
+			}
+			text := got.Messages[0].Content.(*mcp.TextContent).Text
+			var queries []string
+			for _, line := range strings.Split(text, "\n") {
+				if strings.HasPrefix(line, "{") {
+					queries = append(queries, line)
+				}
+			}
+			// 14 accounts, at most 10 per query: one query per platform; 5
+			// Google accounts: one query.
+			if want := map[bool]int{true: 3, false: 1}[args == nil]; len(queries) != want {
+				t.Fatalf("%s %v: %d queries, want %d:\n%s", p.Name, args, len(queries), want, text)
+			}
+			for _, q := range queries {
+				if res := call(t, cs, "query", q); res.IsError {
+					t.Errorf("%s %v: its query fails: %v", p.Name, args, texts(t, res))
+				}
+			}
+			if args != nil && (!strings.Contains(queries[0], `"date_preset":"last_month"`) || !strings.Contains(queries[0], `"platforms":["google_ads"]`) || !strings.Contains(text, "Google Ads")) {
+				t.Errorf("%s: arguments not applied: %s", p.Name, text)
+			}
+		}
+	}
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "spend_summary", Arguments: map[string]string{"period": "fortnight", "colour": "red"}})
+	if err == nil || !strings.Contains(err.Error(), `period "fortnight": want one of today`) || !strings.Contains(err.Error(), `unknown argument "colour"`) {
+		t.Errorf("bad arguments: %v", err)
+	}
+}
+
+// TestClientLogging: a client that sets a log level hears how calls went, at
+// the level their outcome deserves; one that sets none hears nothing.
+func TestClientLogging(t *testing.T) {
+	src := newBlockingSource(t, false, false)
+	cfg := testConfig(t)
+	cfg.Source, cfg.Deadline = src, 300*time.Millisecond
+	var mu sync.Mutex
+	var got []*mcp.LoggingMessageParams
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(cfg).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-ai"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, r.Params)
+		},
+	}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // logging/setLevel ended with 2026-07-28
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	logs := func() []*mcp.LoggingMessageParams {
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		out := got
+		got = nil
+		return out
+	}
+	call(t, cs, "list_fields", `{}`)
+	if l := logs(); len(l) != 0 {
+		t.Errorf("before logging/setLevel: %d messages", len(l))
+	}
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "list_fields", `{}`)
+	if l := logs(); len(l) != 1 || l[0].Level != "debug" || l[0].Data.(map[string]any)["outcome"] != "ok" {
+		t.Errorf("debug: %+v", l)
+	}
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "list_fields", `{}`)
+	call(t, cs, "query", slow)
+	l := logs()
+	if len(l) != 1 || l[0].Level != "warning" || l[0].Data.(map[string]any)["outcome"] != "timeout" {
+		t.Errorf("warning: %+v", l)
+	}
+}
+
+// TestQueryLinesGroupAccounts: more accounts than one query takes are split
+// per platform, and a platform with too many into groups of account_ids.
+func TestQueryLinesGroupAccounts(t *testing.T) {
+	var accts []ads.Account
+	for i := range 23 {
+		accts = append(accts, ads.Account{AccountID: fmt.Sprintf("act_%d", i), Platform: "meta_ads"})
+	}
+	accts = append(accts, ads.Account{AccountID: "g1", Platform: "google_ads"})
+	args := func(promptArgs) map[string]any { return map[string]any{"metrics": []string{"spend"}} }
+	text := queryLines(promptArgs{Period: "last_7d"}, args, accts, 10)
+	lines := strings.Split(strings.TrimSpace(text), "\n")[1:]
+	want := []string{
+		`"account_ids":["act_0",`, `"account_ids":["act_10",`, `"account_ids":["act_20","act_21","act_22"]`, `"platforms":["google_ads"]`,
+	}
+	if len(lines) != len(want) || !strings.Contains(text, "24 accounts") {
+		t.Fatalf("got:\n%s", text)
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) || strings.Count(lines[i], "act_") > 10 {
+			t.Errorf("line %d: %s, want %s", i, lines[i], w)
+		}
+	}
+}
