@@ -105,12 +105,36 @@ func Parse(raw []byte, lookup func(string) (string, bool)) (*File, error) {
 	dec.KnownFields(true)
 	var f File
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // io.EOF: an empty file
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, yamlError(err)
 	}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
 	return &f, nil
+}
+
+// unknownField is yaml.v3's message for a key the File does not have.
+var unknownField = regexp.MustCompile(`field (\S+) not found in type config\.(\w+)`)
+
+// yamlError rewrites the decoder's messages for people: every problem on one
+// line, unknown keys named as such with where the settings are documented.
+func yamlError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = unknownField.ReplaceAllStringFunc(m, func(s string) string {
+			sub := unknownField.FindStringSubmatch(s)
+			where := ""
+			if sub[2] != "File" {
+				where = " under " + strings.ToLower(sub[2])
+			}
+			return fmt.Sprintf("unknown setting %q%s (every setting is in docs/adsmcp.example.yaml)", sub[1], where)
+		})
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
 
 // envRef is ${NAME} or ${NAME:-default}.

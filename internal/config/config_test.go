@@ -65,7 +65,7 @@ func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
 		raw  string
 		want []string
 	}{
-		{"databse: x.duckdb\n", []string{"line 1", "databse", "not found"}},
+		{"databse: x.duckdb\nhttp:\n  listn: x\n", []string{"line 1: unknown setting \"databse\"", "line 3: unknown setting \"listn\" under http", "adsmcp.example.yaml"}},
 		{"deadline: soon\n", []string{"line 1", `"soon" is not a duration`, "55s"}},
 		{"deadline: 10ms\n", []string{"deadline 10ms", "at least 1s"}},
 		{"max_accounts: -1\n", []string{"max_accounts -1", "positive"}},
