@@ -72,3 +72,26 @@ func TestTooManyAccountsListFitsTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRowsIsSaid: an answer with no rows says so in a warning, so the model
+// does not report zero spend for a period the data does not cover.
+func TestNoRowsIsSaid(t *testing.T) {
+	e := engine(t)
+	empty := ask(t, e, "", 0, `{"platforms":["meta_ads"],"metrics":["spend"],"date_range":{"start":"2024-01-01","end":"2024-01-31"}}`)
+	full := ask(t, e, "", 0, `{"platforms":["meta_ads"],"metrics":["spend"],"date_preset":"last_7d"}`)
+	if empty.IsError || full.IsError {
+		t.Fatalf("%v %v", empty.Blocks, full.Blocks)
+	}
+	var w []string
+	for _, x := range empty.Response.Meta.Warnings {
+		w = append(w, x.Type+": "+x.Detail)
+	}
+	if len(w) != 1 || !strings.Contains(w[0], "no_rows: Nothing matched") || !strings.Contains(w[0], "2024-01-01 to 2024-01-31") {
+		t.Errorf("empty answer warnings: %q", w)
+	}
+	for _, x := range full.Response.Meta.Warnings {
+		if x.Type == "no_rows" {
+			t.Errorf("an answer with rows warns no_rows")
+		}
+	}
+}
