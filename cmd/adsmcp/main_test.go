@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -37,6 +40,31 @@ func testDB(t *testing.T) string {
 		t.Fatalf("demo: %v (%s)", dbErr, dbPath)
 	}
 	return dbPath
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds the adsmcp binary once, next to the test warehouse (whose
+// folder TestMain removes), for the tests that run it as a process.
+func binary(t *testing.T) string {
+	t.Helper()
+	db := testDB(t)
+	binOnce.Do(func() {
+		binPath = filepath.Join(filepath.Dir(db), "adsmcp")
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		if out, err := exec.CommandContext(ctx, "go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
 }
 
 func TestMain(m *testing.M) {

@@ -62,15 +62,7 @@ func TestServeStdioSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	db := testDB(t)
-	bin := filepath.Join(t.TempDir(), "adsmcp")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	db, bin := testDB(t), binary(t)
 	// --verbose: the logs (every call at debug level) must all go to stderr.
 	cmd := exec.Command(bin, "serve", "--verbose", "--db", db, "--deadline", "20s", "--budget-for", "claude-code=40000")
 	stdin, _ := cmd.StdinPipe()
