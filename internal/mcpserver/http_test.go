@@ -215,3 +215,46 @@ func TestHTTPClientCancelStopsTheWork(t *testing.T) {
 		t.Error("the source's context was not cancelled after the client gave up")
 	}
 }
+
+// TestHTTPBadInputGoesOn: over HTTP, every kind of bad input gets a precise
+// answer — a 400 naming the problem for what is not a JSON-RPC request the
+// server handles, a JSON-RPC error for an unknown tool, an isError answer naming
+// the fields for wrong argument types — and the session serves the next request.
+func TestHTTPBadInputGoesOn(t *testing.T) {
+	url := startHTTP(t, testConfig(t), HTTPOptions{})
+	resp, _ := post(t, url, nil, initialize)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("no session id")
+	}
+	session := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"}
+	post(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, c := range []struct {
+		name, body string
+		code       int
+		say        []string
+	}{
+		{"malformed JSON", `{"jsonrpc":"2.0","id":2,"method":`, 400, []string{"malformed payload", "unexpected EOF"}},
+		{"not a message", `[1,2]`, 400, []string{"malformed payload"}},
+		{"unknown method", `{"jsonrpc":"2.0","id":3,"method":"tools/explode"}`, 400, []string{`"tools/explode" unsupported`}},
+		{"unknown tool", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{}}}`, 200, []string{`"code":-32602`, `unknown tool \"nope\"`}},
+		{"wrong argument types", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"query","arguments":{"metrics":5,"limit":"ten"}}}`, 200,
+			[]string{`"isError":true`, `invalid_query`, `\"field\":\"metrics\"`, `expected an array of strings, got a JSON number`, `\"field\":\"limit\"`}},
+		{"unknown session", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, 404, []string{"session not found"}},
+		{"the next request", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, 200, []string{`"id":7,"result":{}`}},
+	} {
+		hdr := session
+		if c.name == "unknown session" {
+			hdr = map[string]string{"Mcp-Session-Id": "nope"}
+		}
+		resp, body := post(t, url, hdr, c.body)
+		if resp.StatusCode != c.code {
+			t.Errorf("%s: status %d, want %d: %s", c.name, resp.StatusCode, c.code, body)
+		}
+		for _, s := range c.say {
+			if !strings.Contains(body, s) {
+				t.Errorf("%s: answer does not say %s:\n%s", c.name, s, body)
+			}
+		}
+	}
+}
