@@ -52,6 +52,9 @@ type HTTPServer struct {
 	version  string
 
 	posts inflight // POST requests in progress: the tool calls
+	// stream is the SDK's handler, which cancelCall talks to.
+	stream   http.Handler
+	maxBytes int64
 }
 
 // inflight counts requests in progress until it is closed; then it refuses new
@@ -128,7 +131,8 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 		MaxRequestBodyBytes: opts.MaxRequestBytes,
 	})
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, cop.Handler(h.track(stream)))
+	h.stream, h.maxBytes = stream, opts.MaxRequestBytes
+	mux.Handle(MCPPath, cop.Handler(h.track(h.cancelOnDisconnect(stream))))
 	mux.HandleFunc("GET /healthz", h.healthz)
 	h.handler = mux
 	return h, nil

@@ -258,3 +258,40 @@ func TestHTTPBadInputGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPDisconnectStopsTheWork: a client whose connection drops mid-call
+// (no cancellation message: the TCP connection just closes) cancels the work.
+func TestHTTPDisconnectStopsTheWork(t *testing.T) {
+	src := newBlockingSource(t, false, false)
+	cfg := testConfig(t)
+	cfg.Source = src
+	url := startHTTP(t, cfg, HTTPOptions{})
+	resp, _ := post(t, url, nil, initialize)
+	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
+	post(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	ctx, drop := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url,
+		strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query","arguments":`+slow+`}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range session {
+		req.Header.Set(k, v)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultTransport.RoundTrip(req); err == nil {
+			io.Copy(io.Discard, resp.Body) // blocks until the connection drops
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(300 * time.Millisecond) // the call is running
+	drop()
+	<-done
+	select {
+	case <-src.cancelled:
+	case <-time.After(3 * time.Second):
+		t.Error("the source's context was not cancelled after the connection dropped")
+	}
+}
