@@ -48,6 +48,7 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 		prog := s.startProgress(cctx, req, started)
 		defer prog.stop()
 		cctx = context.WithValue(cctx, progressKey{}, prog)
+		cctx = context.WithValue(cctx, clientKey{}, client)
 		done := make(chan outcome, 1) // buffered: a late answer never blocks its goroutine
 		go func() {
 			defer func() {
@@ -94,6 +95,15 @@ func (s *server) logCall(name, client string, started time.Time, res *mcp.CallTo
 	isError := res != nil && res.IsError
 	s.log.Debug("tool call", "tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds(),
 		"is_error", isError, "error", err)
+}
+
+type clientKey struct{}
+
+// clientFrom is the calling client's name, read once per call by guard
+// (req.ClientInfo() decodes the request's metadata each time).
+func clientFrom(ctx context.Context) string {
+	name, _ := ctx.Value(clientKey{}).(string)
+	return name
 }
 
 // clientLog tells a client that set a log level (logging/setLevel) how each

@@ -56,7 +56,7 @@ func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, sta
 			return !slices.Contains(platforms, a.Platform)
 		})
 	}
-	b := budget.Resolve(clientName(req), s.cfg.BudgetOverrides, 0)
+	b := budget.Resolve(clientFrom(ctx), s.cfg.BudgetOverrides, 0)
 	return s.accountsResult(accounts, strings.Join(platforms, ","), b, started), nil
 }
 

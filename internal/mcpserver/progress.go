@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,16 +15,18 @@ const DefaultProgressInterval = 5 * time.Second
 
 // progress sends MCP progress notifications for one call whose request carried
 // a progress token: at the start, at each step the engine reports, and every
-// interval while nothing changes. Progress is the seconds elapsed, Total the
+// interval while a step lasts. Progress is the seconds elapsed, Total the
 // deadline in seconds — the most the call can take. Sending happens in its own
 // goroutine, so a slow client never slows the work.
 type progress struct {
-	mu     sync.Mutex
-	stage  string
-	wake   chan struct{}
+	steps  chan string // reported steps, in order, not yet sent
 	stopCh chan struct{}
 	done   chan struct{}
 }
+
+// maxPendingSteps bounds the steps waiting to be sent; a call reports a
+// handful, so more means the client is not reading, and later ones are dropped.
+const maxPendingSteps = 16
 
 // startProgress starts reporting for req, or returns nil when the client did
 // not ask for progress. stop must be called when the call ends.
@@ -37,7 +38,7 @@ func (s *server) startProgress(ctx context.Context, req *mcp.CallToolRequest, st
 	if token == nil {
 		return nil
 	}
-	p := &progress{stage: "checking the query", wake: make(chan struct{}, 1), stopCh: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{steps: make(chan string, maxPendingSteps), stopCh: make(chan struct{}), done: make(chan struct{})}
 	interval := s.cfg.ProgressInterval
 	if interval <= 0 {
 		interval = DefaultProgressInterval
@@ -48,10 +49,8 @@ func (s *server) startProgress(ctx context.Context, req *mcp.CallToolRequest, st
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		last := -1.0
+		stage := "checking the query"
 		send := func() {
-			p.mu.Lock()
-			stage := p.stage
-			p.mu.Unlock()
 			elapsed := time.Since(started).Seconds()
 			if elapsed <= last { // progress must increase with every notification
 				elapsed = last + 0.001
@@ -71,10 +70,18 @@ func (s *server) startProgress(ctx context.Context, req *mcp.CallToolRequest, st
 		for {
 			select {
 			case <-p.stopCh:
-				return
+				// The steps reported before the answer go out before it.
+				for {
+					select {
+					case stage = <-p.steps:
+						send()
+					default:
+						return
+					}
+				}
 			case <-ctx.Done():
 				return
-			case <-p.wake:
+			case stage = <-p.steps:
 			case <-tick.C:
 			}
 			send()
@@ -83,22 +90,19 @@ func (s *server) startProgress(ctx context.Context, req *mcp.CallToolRequest, st
 	return p
 }
 
-// report records the current step and sends it at once (without waiting).
+// report queues the current step to be sent at once (without waiting).
 func (p *progress) report(stage string) {
 	if p == nil {
 		return
 	}
-	p.mu.Lock()
-	p.stage = stage
-	p.mu.Unlock()
 	select {
-	case p.wake <- struct{}{}:
-	default: // a notification is already due
+	case p.steps <- stage:
+	default: // the client is not keeping up: the heartbeat will do
 	}
 }
 
-// stop ends the reports; none is sent after stop returns, so none follows the
-// call's answer.
+// stop sends the steps still queued and ends the reports; none is sent after
+// stop returns, so none follows the call's answer.
 func (p *progress) stop() {
 	if p == nil {
 		return

@@ -47,6 +47,9 @@ type Config struct {
 	// Logger receives one line per call at debug level and handler failures at
 	// error level (discarded when nil). It must never write to stdout under stdio.
 	Logger *slog.Logger
+	// AccountsTTL is how long the source's account list is reused
+	// (DefaultAccountsTTL when 0; negative: ask the source on every call).
+	AccountsTTL time.Duration
 	// ProgressInterval is how often a running call that asked for progress is
 	// reported (DefaultProgressInterval when 0).
 	ProgressInterval time.Duration
@@ -134,7 +137,10 @@ func newServer(cfg Config) *server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	accounts := &accountCache{src: cfg.Source}
+	if cfg.AccountsTTL == 0 {
+		cfg.AccountsTTL = DefaultAccountsTTL
+	}
+	accounts := &accountCache{src: cfg.Source, ttl: cfg.AccountsTTL, now: time.Now}
 	return &server{
 		cfg: cfg,
 		engine: &answer.Engine{
