@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,13 +51,9 @@ data_too_large summary with narrower queries, or an error the model can act on.
 			if err != nil {
 				return err
 			}
-			now := time.Now
-			if f.today != "" {
-				d, err := query.ParseDate(f.today)
-				if err != nil {
-					return fmt.Errorf("--today %q: want a date like 2026-03-15", f.today)
-				}
-				now = func() time.Time { return d.Add(12 * time.Hour) }
+			now, err := clockFor(f.today)
+			if err != nil {
+				return err
 			}
 			stderr := stderrOf(cmd)
 			src, err := g.openWarehouse(cmd.Context(), stderr)

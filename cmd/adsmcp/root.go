@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
@@ -115,6 +117,19 @@ func (g *globals) openWarehouse(ctx context.Context, stderr io.Writer) (*duckdb.
 		Progress: stderr,
 		Logger:   g.logger(stderr),
 	})
+}
+
+// clockFor is the clock of --today: noon of that date (so every timezone's
+// "today" is that date), or the real clock when today is empty.
+func clockFor(today string) (func() time.Time, error) {
+	if today == "" {
+		return time.Now, nil
+	}
+	d, err := query.ParseDate(today)
+	if err != nil {
+		return nil, fmt.Errorf("--today %q: want a date like 2026-03-15", today)
+	}
+	return func() time.Time { return d.Add(12 * time.Hour) }, nil
 }
 
 func stderrOf(cmd *cobra.Command) io.Writer {

@@ -20,6 +20,7 @@ type serveFlags struct {
 	maxAccounts int
 	budgets     []string
 	listen      string
+	today       string
 }
 
 func newServeCommand(g *globals) *cobra.Command {
@@ -76,6 +77,7 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.maxAccounts, "max-accounts", query.DefaultMaxAccounts, "most accounts one query may span (more answers too_many_accounts)")
 	fl.StringArrayVar(&f.budgets, "budget-for", nil, `token budget for a client, as name=tokens (e.g. claude-code=80000; "*" for every client); repeatable`)
 	fl.StringVar(&f.listen, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD; for demos and tests on a fixed warehouse)")
 }
 
 // serverConfig merges the config file and the flags (flags win).
@@ -101,12 +103,16 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
+	now, err := clockFor(f.today)
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
 	budgets := maps.Clone(file.Budgets)
 	if budgets == nil && overrides != nil {
 		budgets = map[string]int{}
 	}
 	maps.Copy(budgets, overrides)
-	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budgets}, nil
+	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budgets, Now: now}, nil
 }
 
 func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {

@@ -45,6 +45,7 @@ func TestParseBudgetFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--budget-for", "claude-code"},
 		{"serve", "--deadline", "0s"},
+		{"serve", "--today", "yesterday"},
 		{"serve", "--max-accounts", "0"},
 	} {
 		// --db to a fresh file: should a check fail, nothing touches the user's data.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -106,6 +107,44 @@ var benchTransports = []struct {
 	{"http", func(tb testing.TB, cfg Config) *mcp.ClientSession {
 		return connectHTTPSession(tb, serveHTTP(tb, cfg))
 	}},
+	{"process", connectProcess},
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// connectProcess starts the real `adsmcp serve` binary on cfg's warehouse file
+// and clock and talks to it over its stdin and stdout, as Claude Code does:
+// stdio with the OS pipes and a process boundary.
+func connectProcess(tb testing.TB, cfg Config) *mcp.ClientSession {
+	tb.Helper()
+	src, ok := cfg.Source.(*duckdb.Source)
+	if !ok {
+		tb.Fatalf("the process transport needs a warehouse file, not %T", cfg.Source)
+	}
+	binOnce.Do(func() {
+		binPath = filepath.Join(os.TempDir(), fmt.Sprintf("adsmcp-bench-%d", os.Getpid()))
+		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/adsmcp").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		shutdown = append(shutdown, func() { os.Remove(binPath) })
+	})
+	if binErr != nil {
+		tb.Fatal(binErr)
+	}
+	cmd := exec.Command(binPath, "serve", "--db", src.Path(), "--today", cfg.Now().Format(time.DateOnly))
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: benchClient, Version: "bench"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // connectStdio connects through adsmcp's stdio transport (the one `adsmcp
