@@ -1,0 +1,103 @@
+package ads
+
+import "time"
+
+// The warehouse's rows: what a source of ad data is made of, whether generated
+// (the demo dataset), fetched from an ad platform's API, or imported. Loaders
+// take them through a Sink.
+
+// NotReported is the LinkClicks value of a fact whose platform does not report link
+// clicks (Google, TikTok): the warehouse stores it as NULL, not 0.
+const NotReported int64 = -1
+
+// Campaign is one row of table campaigns.
+type Campaign struct {
+	CampaignID string
+	AccountID  string
+	Name       string
+	// Objective is the platform's own value: Meta OUTCOME_*, Google's advertising
+	// channel type (SEARCH, PERFORMANCE_MAX, …), TikTok's objective (CONVERSIONS, …).
+	Objective string
+	// Status is normalized across platforms: ACTIVE (delivering through the last
+	// day of data), PAUSED (stopped recently) or ARCHIVED (stopped long ago).
+	Status    string
+	StartDate time.Time
+	// EndDate is the last day of delivery, or a scheduled end after the data;
+	// zero means no end date (NULL): an ACTIVE campaign running until stopped.
+	EndDate time.Time
+}
+
+// AdSet is one row of table adsets (Google: ad group).
+type AdSet struct {
+	AdSetID    string
+	CampaignID string
+	AccountID  string
+	Name       string
+}
+
+// Ad is one row of table ads.
+type Ad struct {
+	AdID       string
+	AdSetID    string
+	CampaignID string
+	AccountID  string
+	Name       string
+}
+
+// Fact is one row of table facts: one ad on one day in one country on one device.
+// Empty strings are NULL (dimension artifacts, see PRODUCT.md §5 step 1). Money is in
+// micros of the account's currency, always whole cents (multiples of 10,000).
+type Fact struct {
+	Date              time.Time // UTC midnight of the account's civil date
+	AccountID         string
+	CampaignID        string
+	AdSetID           string
+	AdID              string
+	Country           string // ISO 3166-1 alpha-2
+	Device            string // mobile, desktop, tablet
+	PublisherPlatform string
+
+	SpendMicros int64
+	Impressions int64
+	Clicks      int64
+	// LinkClicks is NotReported (-1, stored as NULL) on platforms without link
+	// clicks: only Meta reports them.
+	LinkClicks int64
+	// Conversions are integers on Meta and TikTok; Google's may be fractional, but
+	// only in quarters, which binary floating point holds exactly, so sums are exact.
+	Conversions           float64
+	ConversionValueMicros int64
+	VideoViews            int64
+}
+
+// Reach is one row of table reach: distinct people reached by one object (the
+// account or a campaign) over one period of one grain.
+type Reach struct {
+	Level       string // "account" or "campaign"
+	ObjectID    string // the account_id or campaign_id
+	AccountID   string
+	Grain       string    // "daily", "weekly", "monthly"
+	PeriodStart time.Time // the day, the ISO week's Monday, or the 1st of the month
+	Reach       int64
+}
+
+// Sink receives a dataset. A producer (the demo generator, a connector's batch)
+// calls it from a single goroutine in this order: every Dataset row, every
+// Account, every Campaign, every AdSet, every Ad (each account by account), every
+// Fact (account by account, each account in date order — the physical order a
+// warehouse wants for date-range scans), then every Reach row. One table at a
+// time lets a loader keep a single bulk appender open. An error stops the
+// producer, which returns it.
+type Sink interface {
+	// Dataset is one key/value row of table dataset describing the data
+	// (kind, label, anchor, seed, days, scale, generator_version, first_date, last_date).
+	Dataset(key, value string) error
+	Account(a Account) error
+	Campaign(c Campaign) error
+	AdSet(s AdSet) error
+	Ad(a Ad) error
+	// Fact gets a pointer so the hot path does not copy; the Fact is only valid
+	// during the call (its memory is reused).
+	Fact(f *Fact) error
+	Reach(r Reach) error
+}
