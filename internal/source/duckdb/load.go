@@ -59,7 +59,9 @@ func Load(ctx context.Context, db *sql.DB, cfg demo.Config, progress io.Writer) 
 			return fmt.Errorf("duckdb: unexpected driver connection %T", dc)
 		}
 		l.conn = c
-		return l.load(cfg)
+		return l.load(func(ctx context.Context, sink ads.Sink) error {
+			return demo.Generate(ctx, cfg, sink, l.progress)
+		})
 	})
 	if err != nil {
 		if progress != nil && l.lastLen > 0 {
@@ -122,7 +124,7 @@ func (l *loader) exec(ctx context.Context, q string) error {
 	return err
 }
 
-func (l *loader) load(cfg demo.Config) (err error) {
+func (l *loader) load(produce func(context.Context, ads.Sink) error) (err error) {
 	if err := l.exec(l.ctx, "BEGIN TRANSACTION"); err != nil {
 		return err
 	}
@@ -147,7 +149,7 @@ func (l *loader) load(cfg demo.Config) (err error) {
 	if err := l.exec(l.ctx, stageDDL); err != nil {
 		return fmt.Errorf("duckdb: creating the staging tables: %w", err)
 	}
-	if err := demo.Generate(l.ctx, cfg, l, l.progress); err != nil {
+	if err := produce(l.ctx, l); err != nil {
 		return err
 	}
 	if err := l.copyFacts(); err != nil {
