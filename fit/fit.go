@@ -51,8 +51,12 @@ type Options struct {
 	// are reported first.
 	Optimizations []Optimization
 	Warnings      []Warning
-	// SourceCalls already made to produce the table.
+	// SourceCalls already made to produce the table; each re-query adds one.
 	SourceCalls int
+	// SourceCallsSoFar, when set, replaces that count: _meta.source_calls is
+	// what it returns when the response is built. For sources that count their
+	// own requests (an ad platform's API makes several HTTP calls per query).
+	SourceCallsSoFar func() int
 	// Started is when the work began, for _meta.elapsed_ms (default: Fit's start).
 	Started time.Time
 
@@ -320,6 +324,9 @@ func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCoun
 		return n
 	}
 	meta.ElapsedMS = time.Since(p.opt.Started).Milliseconds()
+	if p.opt.SourceCallsSoFar != nil {
+		meta.SourceCalls = p.opt.SourceCallsSoFar()
+	}
 	var blocks []string
 	var err error
 	n := 0

@@ -17,6 +17,9 @@ var shedLevels = []SummaryOptions{
 func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 	meta := p.meta
 	meta.Format = "summary"
+	if p.opt.SourceCallsSoFar != nil {
+		meta.SourceCalls = p.opt.SourceCallsSoFar()
+	}
 	meta.ReturnedRows = 0
 	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: p.requested}
 	baseView := p.view(base)

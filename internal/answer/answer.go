@@ -69,6 +69,8 @@ type Result struct {
 // only for a cancelled context.
 func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	started := time.Now()
+	calls := &source.Calls{}
+	ctx = source.WithCalls(ctx, calls)
 	accounts, err := e.Source.Accounts(ctx)
 	if err != nil {
 		return e.errorResult(started, nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
@@ -95,20 +97,22 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		var qe *query.Error
 		if errors.As(err, &qe) {
 			return e.errorResult(started, q, "invalid_query", "The query has problems; fix them and call query again.",
-				map[string]any{"problems": qe.Problems}, 1), nil
+				map[string]any{"problems": qe.Problems}, calls.N()), nil
 		}
-		return e.errorResult(started, q, "source_error", err.Error(), nil, 1), nil
+		return e.sourceError(started, q, err, calls.N()), nil
 	}
 	if tab.Len() == 0 {
 		tab.Notices = append(tab.Notices, noRows(q))
 	}
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
-	resp, err := fit.Fit(ctx, tab, e.fitOptions(q, b, started, req))
+	opts := e.fitOptions(q, b, started, req)
+	opts.SourceCallsSoFar = calls.N
+	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return e.errorResult(started, q, "source_error", err.Error(), nil, 1), nil
+		return e.sourceError(started, q, err, calls.N()), nil
 	}
 	return &Result{Blocks: resp.Blocks, Response: resp}, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // DefaultPath is where the warehouse lives unless --db says otherwise:
@@ -156,6 +157,7 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 	if err != nil {
 		return nil, err
 	}
+	source.CountCall(ctx)
 	rows, err := s.db.QueryContext(ctx, p.sql, p.args...)
 	if err != nil {
 		return nil, fmt.Errorf("duckdb query: %w", err)

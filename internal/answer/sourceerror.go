@@ -1,0 +1,68 @@
+package answer
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// failedAccount is one account of a source_error or permission_denied answer.
+type failedAccount struct {
+	AccountID         string  `json:"account_id"`
+	Platform          string  `json:"platform"`
+	Kind              string  `json:"kind"`
+	Cause             string  `json:"cause"`
+	Fix               string  `json:"fix,omitempty"`
+	RetryAfterSeconds float64 `json:"retry_after_seconds,omitempty"`
+}
+
+// sourceError answers a failed source call. When the source says which
+// accounts failed, the answer names each with its cause and fix — type
+// permission_denied when every failure is one, source_error otherwise — and,
+// when other accounts answered, offers the same query without the failed ones:
+// never their rows passed off as the complete answer.
+func (e *Engine) sourceError(started time.Time, q *query.Query, err error, calls int) *Result {
+	var many *source.AccountsError
+	var one *source.AccountError
+	switch {
+	case errors.As(err, &many):
+	case errors.As(err, &one):
+		many = &source.AccountsError{Failed: []*source.AccountError{one}}
+		for _, a := range q.Accounts {
+			if a.AccountID != one.AccountID {
+				many.Succeeded = append(many.Succeeded, a.AccountID)
+			}
+		}
+	default:
+		return e.errorResult(started, q, "source_error", err.Error(), nil, calls)
+	}
+	typ := "source_error"
+	if many.Kind() == source.PermissionDenied {
+		typ = source.PermissionDenied
+	}
+	failed := make([]failedAccount, len(many.Failed))
+	var names []string
+	for i, f := range many.Failed {
+		failed[i] = failedAccount{f.AccountID, f.Platform, f.Kind, f.Cause, f.Fix, f.RetryAfter.Seconds()}
+		names = append(names, f.AccountID)
+	}
+	detail := fmt.Sprintf("%d of %d accounts could not be read (%s); no partial data is returned. Tell the user which accounts failed and what to do (see fix).",
+		len(many.Failed), len(q.Accounts), strings.Join(names, ", "))
+	extra := map[string]any{"failed_accounts": failed}
+	if len(many.Succeeded) > 0 {
+		a := q.Args()
+		a.AccountIDs = slices.Clone(many.Succeeded)
+		a.Platforms = nil
+		extra["suggestions"] = []map[string]any{{
+			"description": fmt.Sprintf("The same query without the failed accounts (%d of %d accounts): complete for those accounts only — say so", len(many.Succeeded), len(q.Accounts)),
+			"query":       a,
+		}}
+		detail += " The suggestion runs the same query on the accounts that answered."
+	}
+	return e.errorResult(started, q, typ, detail, extra, calls)
+}

@@ -1,0 +1,180 @@
+// Package live is the source over ad platforms' APIs: for each query it asks
+// every platform's connector, in parallel, for the rows of its accounts, stages
+// them in an in-memory DuckDB warehouse and answers with the warehouse's own
+// SQL. So a query over Meta and Google accounts together has exactly the
+// semantics of the embedded warehouse (grains, ratios from summed parts, metric
+// filters, reach only where exact), and a connector only has to fetch rows.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+)
+
+// Connector is one ad platform's API, as adsmcp needs it.
+type Connector interface {
+	// Platform is the catalog's platform name: meta_ads, google_ads, tiktok_ads.
+	Platform() string
+	// Accounts lists the accounts the credentials can read.
+	Accounts(ctx context.Context) ([]ads.Account, error)
+	// Fetch adds to b every row q needs for accounts (all on this platform):
+	// facts at the finest grain the query needs (see Batch), the names of
+	// campaigns, ad sets and ads, and reach where q asks for it. Requests count
+	// themselves with source.CountCall(ctx). An account that cannot be read is
+	// an *source.AccountError (or several in a *source.AccountsError); Fetch
+	// works within ctx's deadline.
+	Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error
+}
+
+// Source answers queries over its connectors' accounts.
+type Source struct {
+	connectors []Connector
+	log        *slog.Logger
+}
+
+var _ source.Source = (*Source)(nil)
+
+// New returns a source over connectors (one per platform).
+func New(log *slog.Logger, connectors ...Connector) *Source {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Source{connectors: connectors, log: log}
+}
+
+// Accounts merges every connector's accounts, listed in parallel. A connector
+// that fails fails the list, naming its platform: without it, account IDs of
+// that platform would read as unknown.
+func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
+	lists := make([][]ads.Account, len(s.connectors))
+	errs := make([]error, len(s.connectors))
+	var wg sync.WaitGroup
+	for i, c := range s.connectors {
+		wg.Go(func() {
+			lists[i], errs[i] = c.Accounts(ctx)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("listing %s accounts: %w", c.Platform(), errs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	var all []ads.Account
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].Platform != all[j].Platform {
+			return all[i].Platform < all[j].Platform
+		}
+		return all[i].AccountName < all[j].AccountName
+	})
+	return all, nil
+}
+
+// Query fetches what q needs from each platform in parallel, then answers it
+// from the staged rows. If any account fails, the query fails with a
+// *source.AccountsError naming each failed account: never a subset passed off
+// as the whole.
+func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	byPlatform := map[string][]ads.Account{}
+	for _, a := range q.Accounts {
+		byPlatform[a.Platform] = append(byPlatform[a.Platform], a)
+	}
+	b := newBatch()
+	var (
+		mu     sync.Mutex
+		failed []*source.AccountError
+		other  []error
+		wg     sync.WaitGroup
+	)
+	for platform, accts := range byPlatform {
+		c := s.connector(platform)
+		if c == nil {
+			return nil, fmt.Errorf("no %s connector is configured for accounts %v", platform, accountIDs(accts))
+		}
+		wg.Go(func() {
+			err := c.Fetch(ctx, q, accts, b)
+			if err == nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			var many *source.AccountsError
+			var one *source.AccountError
+			switch {
+			case errors.As(err, &many):
+				failed = append(failed, many.Failed...)
+			case errors.As(err, &one):
+				failed = append(failed, one)
+			default:
+				other = append(other, fmt.Errorf("%s: %w", platform, err))
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(other) > 0 {
+		return nil, errors.Join(other...)
+	}
+	if len(failed) > 0 {
+		for _, f := range failed {
+			s.log.Warn("account fetch failed", "platform", f.Platform, "account", f.AccountID, "kind", f.Kind, "error", f.Err)
+		}
+		return nil, &source.AccountsError{Failed: failed, Succeeded: succeeded(q.Accounts, failed)}
+	}
+	mem, err := duckdb.OpenMemory(ctx, func(ctx context.Context, sink ads.Sink) error {
+		return b.emit(q.Accounts, sink)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("staging the fetched rows: %w", err)
+	}
+	defer mem.Close()
+	// The staged query is local work, not a request to the platform.
+	return mem.Query(source.WithCalls(ctx, &source.Calls{}), q)
+}
+
+// Close does nothing: connectors hold no open resources.
+func (s *Source) Close() error { return nil }
+
+func (s *Source) connector(platform string) Connector {
+	for _, c := range s.connectors {
+		if c.Platform() == platform {
+			return c
+		}
+	}
+	return nil
+}
+
+func accountIDs(accts []ads.Account) []string {
+	out := make([]string, len(accts))
+	for i, a := range accts {
+		out[i] = a.AccountID
+	}
+	return out
+}
+
+func succeeded(all []ads.Account, failed []*source.AccountError) []string {
+	var out []string
+	for _, a := range all {
+		if !slices.ContainsFunc(failed, func(f *source.AccountError) bool { return f.AccountID == a.AccountID }) {
+			out = append(out, a.AccountID)
+		}
+	}
+	return out
+}
