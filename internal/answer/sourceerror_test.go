@@ -19,7 +19,7 @@ import (
 type failingSource struct {
 	source.Source
 	bad  map[string]string // account → kind
-	text error              // a plain error instead
+	text error             // a plain error instead
 }
 
 func (f failingSource) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
