@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"regexp"
@@ -41,7 +42,54 @@ type File struct {
 	HTTP HTTP `yaml:"http"`
 	// Log configures the diagnostic log on stderr.
 	Log Log `yaml:"log"`
+	// Sources are the ad platforms' APIs to query live. When any is set, they
+	// replace the embedded warehouse.
+	Sources Sources `yaml:"sources"`
 }
+
+// Sources are the live ad-platform connectors.
+type Sources struct {
+	Meta      *Meta      `yaml:"meta"`
+	GoogleAds *GoogleAds `yaml:"google_ads"`
+}
+
+// Live reports whether any API source is configured.
+func (s Sources) Live() bool { return s.Meta != nil || s.GoogleAds != nil }
+
+// Meta configures the Meta Marketing API connector (docs/meta.md).
+type Meta struct {
+	AccessToken       Secret   `yaml:"access_token"`
+	APIVersion        string   `yaml:"api_version"`
+	ActionTypes       []string `yaml:"action_types"`
+	BaseURL           string   `yaml:"base_url"`
+	Workers           int      `yaml:"workers"`
+	RequestsPerSecond float64  `yaml:"requests_per_second"`
+}
+
+// GoogleAds configures the Google Ads API connector (docs/googleads.md).
+type GoogleAds struct {
+	ClientID          string   `yaml:"client_id"`
+	ClientSecret      Secret   `yaml:"client_secret"`
+	RefreshToken      Secret   `yaml:"refresh_token"`
+	DeveloperToken    Secret   `yaml:"developer_token"`
+	LoginCustomerID   string   `yaml:"login_customer_id"`
+	CustomerIDs       []string `yaml:"customer_ids"`
+	APIVersion        string   `yaml:"api_version"`
+	BaseURL           string   `yaml:"base_url"`
+	TokenURL          string   `yaml:"token_url"`
+	Workers           int      `yaml:"workers"`
+	RequestsPerSecond float64  `yaml:"requests_per_second"`
+}
+
+// Secret is a credential from the file. It prints, logs and marshals as
+// [redacted], so it cannot leak through a log line or an error.
+type Secret string
+
+func (Secret) String() string               { return "[redacted]" }
+func (Secret) GoString() string             { return "[redacted]" }
+func (Secret) LogValue() slog.Value         { return slog.StringValue("[redacted]") }
+func (Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
+func (s Secret) Reveal() string             { return string(s) }
 
 // HTTP is the streamable HTTP listener's configuration.
 type HTTP struct {
@@ -210,6 +258,27 @@ func (f *File) check() error {
 	case "", "text", "json":
 	default:
 		bad("log.format %q: want text or json", f.Log.Format)
+	}
+	if m := f.Sources.Meta; m != nil {
+		if m.AccessToken == "" {
+			bad("sources.meta.access_token is empty: set it to a token with ads_read, e.g. ${META_ACCESS_TOKEN}")
+		}
+		if m.Workers < 0 || m.RequestsPerSecond < 0 {
+			bad("sources.meta: workers and requests_per_second must be positive")
+		}
+	}
+	if g := f.Sources.GoogleAds; g != nil {
+		for _, c := range []struct {
+			name string
+			set  bool
+		}{{"client_id", g.ClientID != ""}, {"client_secret", g.ClientSecret != ""}, {"refresh_token", g.RefreshToken != ""}} {
+			if !c.set {
+				bad("sources.google_ads.%s is empty: the OAuth refresh-token flow needs client_id, client_secret and refresh_token (docs/googleads.md)", c.name)
+			}
+		}
+		if g.Workers < 0 || g.RequestsPerSecond < 0 {
+			bad("sources.google_ads: workers and requests_per_second must be positive")
+		}
 	}
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))

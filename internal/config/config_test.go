@@ -1,6 +1,9 @@
 package config
 
 import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,4 +144,48 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		_, _ = Parse([]byte(raw), env(map[string]string{"X": "1"}))
 	})
+}
+
+// TestSourcesAndSecrets: the API sources read their settings, secrets come from
+// the environment and never print, and missing credentials are named.
+func TestSourcesAndSecrets(t *testing.T) {
+	raw := `
+sources:
+  meta:
+    access_token: ${META_ACCESS_TOKEN}
+    action_types: [purchase, omni_purchase]
+  google_ads:
+    client_id: 123.apps.googleusercontent.com
+    client_secret: ${GADS_SECRET}
+    refresh_token: ${GADS_REFRESH}
+    login_customer_id: "111-222-3333"
+`
+	f, err := Parse([]byte(raw), env(map[string]string{"META_ACCESS_TOKEN": "EAAB-secret-token", "GADS_SECRET": "s3cret", "GADS_REFRESH": "1//refresh"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Sources.Live() || f.Sources.Meta.AccessToken.Reveal() != "EAAB-secret-token" || f.Sources.GoogleAds.RefreshToken.Reveal() != "1//refresh" ||
+		len(f.Sources.Meta.ActionTypes) != 2 || f.Sources.GoogleAds.LoginCustomerID != "111-222-3333" {
+		t.Errorf("sources: %+v %+v", f.Sources.Meta, f.Sources.GoogleAds)
+	}
+	var logged strings.Builder
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "meta", f.Sources.Meta, "token", f.Sources.Meta.AccessToken)
+	printed := fmt.Sprintf("%v %+v %#v %s", f.Sources.Meta, *f.Sources.GoogleAds, f.Sources.Meta.AccessToken, f.Sources.GoogleAds.ClientSecret)
+	js, _ := json.Marshal(f.Sources)
+	for _, out := range []string{logged.String(), printed, string(js)} {
+		for _, secret := range []string{"EAAB-secret-token", "s3cret", "1//refresh"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("a secret leaked: %s", out)
+			}
+		}
+	}
+	_, err = Parse([]byte("sources:\n  meta: {api_version: v25.0}\n  google_ads: {client_id: x}\n"), env(nil))
+	for _, want := range []string{"sources.meta.access_token is empty", "sources.google_ads.client_secret is empty", "sources.google_ads.refresh_token is empty"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing credentials: %v, want %q", err, want)
+		}
+	}
+	if f, _ := Parse([]byte("deadline: 5s\n"), env(nil)); f.Sources.Live() {
+		t.Error("no sources configured, yet Live")
+	}
 }
