@@ -43,12 +43,12 @@ var (
 	data     dataset
 )
 
-func testData(t *testing.T) *dataset {
-	dataOnce.Do(func() {
-		if err := demo.Generate(context.Background(), duckdbtest.Config, &data, nil); err != nil {
-			t.Fatal(err)
-		}
-	})
+func testData(t testing.TB) *dataset {
+	var err error
+	dataOnce.Do(func() { err = demo.Generate(context.Background(), duckdbtest.Config, &data, nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
 	return &data
 }
 
@@ -106,7 +106,7 @@ func (f *fakeConnector) Fetch(ctx context.Context, q *query.Query, accounts []ad
 			}
 		}
 		for _, r := range f.data.reach {
-			if r.AccountID == a.AccountID {
+			if r.AccountID == a.AccountID && r.Grain == string(q.Grain) && !r.PeriodStart.Before(q.Start.AddDate(0, -1, 0)) && !r.PeriodStart.After(q.End) {
 				b.Reach(r)
 			}
 		}
@@ -117,18 +117,22 @@ func (f *fakeConnector) Fetch(ctx context.Context, q *query.Query, accounts []ad
 	return nil
 }
 
-func connectors(t *testing.T) (*fakeConnector, *fakeConnector, *fakeConnector) {
+func connectors(t testing.TB) (*fakeConnector, *fakeConnector, *fakeConnector) {
 	d := testData(t)
 	return &fakeConnector{platform: "meta_ads", data: d}, &fakeConnector{platform: "google_ads", data: d}, &fakeConnector{platform: "tiktok_ads", data: d}
 }
 
 func normalize(t *testing.T, accounts []ads.Account, raw string) *query.Query {
 	t.Helper()
-	q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: duckdbtest.Now, MaxAccounts: 20})
+	q, err := normalizeQuery(accounts, raw)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return q
+}
+
+func normalizeQuery(accounts []ads.Account, raw string) (*query.Query, error) {
+	return query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: duckdbtest.Now, MaxAccounts: 20})
 }
 
 func csv(t *testing.T, tab *fit.Table) string {
