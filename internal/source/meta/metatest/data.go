@@ -1,0 +1,471 @@
+package metatest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// dataset is the demo data of the Meta accounts, as the fake serves it.
+type dataset struct {
+	accounts  []ads.Account
+	campaigns map[string]ads.Campaign
+	adsets    map[string]ads.AdSet
+	ads       map[string]ads.Ad
+	facts     map[string][]ads.Fact // by account, in date order
+	reach     map[reachKey]int64
+}
+
+type reachKey struct {
+	level, object, grain string
+	start                time.Time
+}
+
+func (d *dataset) Dataset(string, string) error { return nil }
+
+func (d *dataset) Account(a ads.Account) error {
+	if a.Platform == catalog.MetaAds {
+		d.accounts = append(d.accounts, a)
+	}
+	return nil
+}
+
+func (d *dataset) meta(accountID string) bool { return strings.HasPrefix(accountID, "act_") }
+
+func (d *dataset) Campaign(c ads.Campaign) error {
+	if d.meta(c.AccountID) {
+		d.campaigns[c.CampaignID] = c
+	}
+	return nil
+}
+
+func (d *dataset) AdSet(s ads.AdSet) error {
+	if d.meta(s.AccountID) {
+		d.adsets[s.AdSetID] = s
+	}
+	return nil
+}
+
+func (d *dataset) Ad(a ads.Ad) error {
+	if d.meta(a.AccountID) {
+		d.ads[a.AdID] = a
+	}
+	return nil
+}
+
+func (d *dataset) Fact(f *ads.Fact) error {
+	if d.meta(f.AccountID) {
+		d.facts[f.AccountID] = append(d.facts[f.AccountID], *f)
+	}
+	return nil
+}
+
+func (d *dataset) Reach(r ads.Reach) error {
+	if d.meta(r.AccountID) {
+		d.reach[reachKey{r.Level, r.ObjectID, r.Grain, r.PeriodStart}] = r.Reach
+	}
+	return nil
+}
+
+var datasets sync.Map // demo.Config → *loadedData
+
+type loadedData struct {
+	once sync.Once
+	d    *dataset
+	err  error
+}
+
+// load generates (once per config) the Meta accounts' demo data.
+func load(cfg demo.Config) (*dataset, error) {
+	v, _ := datasets.LoadOrStore(cfg, &loadedData{})
+	l := v.(*loadedData)
+	l.once.Do(func() {
+		d := &dataset{campaigns: map[string]ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
+			facts: map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+		if l.err = demo.Generate(context.Background(), cfg, d, nil); l.err == nil {
+			for _, fs := range d.facts {
+				sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
+			}
+			l.d = d
+		}
+	})
+	return l.d, l.err
+}
+
+// insightsReq is a validated Insights request.
+type insightsReq struct {
+	account    string
+	level      string
+	fields     map[string]bool
+	spans      []span // one per time range (time_ranges), or the time_range
+	increment  string // "1"…"90", "monthly", "all_days"
+	breakdowns []string
+	filters    []filter
+}
+
+type span struct{ since, until time.Time }
+
+type filter struct {
+	field, operator string
+	values          []string
+}
+
+// groupKey is one output row: a period and the level's objects and breakdowns.
+type groupKey struct {
+	start, stop               time.Time
+	campaign, adset, ad       string
+	country, device, platform string
+}
+
+type sums struct {
+	spend, imps, clicks, link, value, views int64
+	conv                                    float64
+}
+
+// outRow is an Insights row in the API's format: numbers as strings, fields
+// the request did not ask for left out.
+type outRow struct {
+	AccountID         string      `json:"account_id,omitempty"`
+	AccountName       string      `json:"account_name,omitempty"`
+	AccountCurrency   string      `json:"account_currency,omitempty"`
+	CampaignID        string      `json:"campaign_id,omitempty"`
+	CampaignName      string      `json:"campaign_name,omitempty"`
+	AdSetID           string      `json:"adset_id,omitempty"`
+	AdSetName         string      `json:"adset_name,omitempty"`
+	AdID              string      `json:"ad_id,omitempty"`
+	AdName            string      `json:"ad_name,omitempty"`
+	Objective         string      `json:"objective,omitempty"`
+	Spend             string      `json:"spend,omitempty"`
+	Impressions       string      `json:"impressions,omitempty"`
+	Clicks            string      `json:"clicks,omitempty"`
+	InlineLinkClicks  string      `json:"inline_link_clicks,omitempty"`
+	Reach             string      `json:"reach,omitempty"`
+	Actions           []outAction `json:"actions,omitempty"`
+	ActionValues      []outAction `json:"action_values,omitempty"`
+	DateStart         string      `json:"date_start"`
+	DateStop          string      `json:"date_stop"`
+	Country           string      `json:"country,omitempty"`
+	ImpressionDevice  string      `json:"impression_device,omitempty"`
+	DevicePlatform    string      `json:"device_platform,omitempty"`
+	PublisherPlatform string      `json:"publisher_platform,omitempty"`
+}
+
+type outAction struct {
+	ActionType string `json:"action_type"`
+	Value      string `json:"value"`
+}
+
+// insights computes a request's rows from the facts: summed per period, the
+// level's objects and the breakdowns, in a stable order.
+func (d *dataset) insights(q *insightsReq) []outRow {
+	var acct ads.Account
+	for _, a := range d.accounts {
+		if a.AccountID == q.account {
+			acct = a
+		}
+	}
+	facts := d.facts[q.account]
+	groups := map[groupKey]*sums{}
+	for _, sp := range q.spans {
+		lo := sort.Search(len(facts), func(i int) bool { return !facts[i].Date.Before(sp.since) })
+		for i := lo; i < len(facts) && !facts[i].Date.After(sp.until); i++ {
+			f := &facts[i]
+			if !q.keep(f) {
+				continue
+			}
+			k := groupKey{}
+			k.start, k.stop = q.bucket(sp, f.Date)
+			switch q.level {
+			case "ad":
+				k.ad = f.AdID
+				fallthrough
+			case "adset":
+				k.adset = f.AdSetID
+				fallthrough
+			case "campaign":
+				k.campaign = f.CampaignID
+			}
+			for _, b := range q.breakdowns {
+				switch b {
+				case "country":
+					k.country = f.Country
+				case "impression_device", "device_platform":
+					k.device = metaDevice(b, f.Device, f.AdID)
+				case "publisher_platform":
+					k.platform = f.PublisherPlatform
+				}
+			}
+			s := groups[k]
+			if s == nil {
+				s = &sums{}
+				groups[k] = s
+			}
+			s.spend += f.SpendMicros
+			s.imps += f.Impressions
+			s.clicks += f.Clicks
+			if f.LinkClicks > 0 {
+				s.link += f.LinkClicks
+			}
+			s.conv += f.Conversions
+			s.value += f.ConversionValueMicros
+			s.views += f.VideoViews
+		}
+	}
+	keys := make([]groupKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b groupKey) int {
+		if c := a.start.Compare(b.start); c != 0 {
+			return c
+		}
+		if c := a.stop.Compare(b.stop); c != 0 {
+			return c
+		}
+		for _, p := range [][2]string{{a.campaign, b.campaign}, {a.adset, b.adset}, {a.ad, b.ad}, {a.country, b.country}, {a.device, b.device}, {a.platform, b.platform}} {
+			if c := strings.Compare(p[0], p[1]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	rows := make([]outRow, 0, len(keys))
+	for _, k := range keys {
+		rows = append(rows, d.row(q, acct, k, groups[k]))
+	}
+	return rows
+}
+
+func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) outRow {
+	r := outRow{DateStart: k.start.Format(time.DateOnly), DateStop: k.stop.Format(time.DateOnly),
+		Country: k.country, PublisherPlatform: k.platform}
+	if len(q.breakdowns) > 0 {
+		for _, b := range q.breakdowns {
+			switch b {
+			case "impression_device":
+				r.ImpressionDevice = k.device
+			case "device_platform":
+				r.DevicePlatform = k.device
+			}
+		}
+	}
+	f := q.fields
+	if f["account_id"] {
+		r.AccountID = strings.TrimPrefix(acct.AccountID, "act_")
+	}
+	if f["account_name"] {
+		r.AccountName = acct.AccountName
+	}
+	if f["account_currency"] {
+		r.AccountCurrency = acct.Currency
+	}
+	c := d.campaigns[k.campaign]
+	if k.campaign != "" {
+		if f["campaign_id"] {
+			r.CampaignID = k.campaign
+		}
+		if f["campaign_name"] {
+			r.CampaignName = c.Name
+		}
+		if f["objective"] {
+			r.Objective = c.Objective
+		}
+	}
+	if k.adset != "" {
+		if f["adset_id"] {
+			r.AdSetID = k.adset
+		}
+		if f["adset_name"] {
+			r.AdSetName = d.adsets[k.adset].Name
+		}
+	}
+	if k.ad != "" {
+		if f["ad_id"] {
+			r.AdID = k.ad
+		}
+		if f["ad_name"] {
+			r.AdName = d.ads[k.ad].Name
+		}
+	}
+	if f["spend"] {
+		r.Spend = formatMicros(s.spend)
+	}
+	if f["impressions"] {
+		r.Impressions = strconv.FormatInt(s.imps, 10)
+	}
+	if f["clicks"] {
+		r.Clicks = strconv.FormatInt(s.clicks, 10)
+	}
+	if f["inline_link_clicks"] {
+		r.InlineLinkClicks = strconv.FormatInt(s.link, 10)
+	}
+	if f["actions"] {
+		conv := strconv.FormatFloat(s.conv, 'f', -1, 64)
+		for _, a := range []struct {
+			t string
+			v int64
+			s string
+		}{
+			{"link_click", s.link, ""},
+			{"offsite_conversion.fb_pixel_purchase", int64(s.conv), conv},
+			{"omni_purchase", int64(s.conv), conv},
+			{"purchase", int64(s.conv), conv},
+			{"video_view", s.views, ""},
+		} {
+			if a.v > 0 || a.s != "" && s.conv > 0 {
+				v := a.s
+				if v == "" {
+					v = strconv.FormatInt(a.v, 10)
+				}
+				r.Actions = append(r.Actions, outAction{a.t, v})
+			}
+		}
+	}
+	if f["action_values"] && s.value > 0 {
+		v := formatMicros(s.value)
+		for _, t := range []string{"offsite_conversion.fb_pixel_purchase", "omni_purchase", "purchase"} {
+			r.ActionValues = append(r.ActionValues, outAction{t, v})
+		}
+	}
+	if f["reach"] && len(q.breakdowns) == 0 && (q.level == "account" || q.level == "campaign") {
+		key := reachKey{level: q.level, object: acct.AccountID}
+		if q.level == "campaign" {
+			key.object = k.campaign
+		}
+		if g := grainOf(k.start, k.stop); g != "" && key.object != "" {
+			key.grain, key.start = g, k.start
+			if v, ok := d.reach[key]; ok {
+				r.Reach = strconv.FormatInt(v, 10)
+			}
+		}
+	}
+	return r
+}
+
+// grainOf is the reach grain a period is exactly, or "" (the fake only knows
+// reach for whole days, ISO weeks and calendar months, as the demo stores it).
+func grainOf(start, stop time.Time) string {
+	switch {
+	case start.Equal(stop):
+		return demo.GrainDaily
+	case start.Weekday() == time.Monday && stop.Equal(start.AddDate(0, 0, 6)):
+		return demo.GrainWeekly
+	case start.Day() == 1 && stop.Equal(start.AddDate(0, 1, -1)):
+		return demo.GrainMonthly
+	}
+	return ""
+}
+
+// bucket is the period of the request's time increment that holds day t.
+func (q *insightsReq) bucket(sp span, t time.Time) (time.Time, time.Time) {
+	switch q.increment {
+	case "all_days":
+		return sp.since, sp.until
+	case "monthly":
+		start := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+		stop := start.AddDate(0, 1, -1)
+		return later(start, sp.since), earlier(stop, sp.until)
+	}
+	n, _ := strconv.Atoi(q.increment)
+	days := int(t.Sub(sp.since).Hours() / 24)
+	start := sp.since.AddDate(0, 0, days/n*n)
+	return start, earlier(start.AddDate(0, 0, n-1), sp.until)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// keep applies the request's filtering to a fact.
+func (q *insightsReq) keep(f *ads.Fact) bool {
+	for _, fl := range q.filters {
+		var v string
+		switch fl.field {
+		case "campaign.id":
+			v = f.CampaignID
+		case "adset.id":
+			v = f.AdSetID
+		case "ad.id":
+			v = f.AdID
+		}
+		in := slices.Contains(fl.values, v)
+		switch fl.operator {
+		case "IN", "EQUAL":
+			if !in {
+				return false
+			}
+		case "NOT_IN", "NOT_EQUAL":
+			if in {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// metaDevice is the Meta breakdown value of a demo device: phones and tablets
+// split between iOS and Android by ad, so that one device has several Meta
+// values.
+func metaDevice(breakdown, device, adID string) string {
+	odd := len(adID) > 0 && adID[len(adID)-1]%2 == 1
+	switch breakdown {
+	case "impression_device":
+		switch device {
+		case "mobile":
+			if odd {
+				return "android_smartphone"
+			}
+			return "iphone"
+		case "tablet":
+			if odd {
+				return "android_tablet"
+			}
+			return "ipad"
+		}
+	case "device_platform":
+		switch device {
+		case "mobile":
+			if odd {
+				return "mobile_web"
+			}
+			return "mobile_app"
+		case "tablet":
+			return "mobile_app" // device_platform has no tablet
+		}
+	}
+	return device
+}
+
+// formatMicros writes micros as Meta writes money: the shortest exact decimal.
+func formatMicros(m int64) string {
+	neg := m < 0
+	if neg {
+		m = -m
+	}
+	s := fmt.Sprintf("%d.%06d", m/1e6, m%1e6)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -1,0 +1,410 @@
+package meta
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// level is an Insights level; its order is the object hierarchy.
+type level int
+
+const (
+	levelAccount level = iota
+	levelCampaign
+	levelAdSet
+	levelAd
+)
+
+func (l level) String() string { return [...]string{"account", "campaign", "adset", "ad"}[l] }
+
+// metricFields are the Insights fields behind each additive catalog metric.
+// Conversions and their value come from actions / action_values filtered by
+// Options.ActionTypes; video views are the video_view action (3-second plays).
+var metricFields = map[string]string{
+	"spend":            "spend",
+	"impressions":      "impressions",
+	"clicks":           "clicks",
+	"link_clicks":      "inline_link_clicks",
+	"conversions":      "actions",
+	"conversion_value": "action_values",
+	"video_views":      "actions",
+}
+
+// videoViewAction is the action type counted as video_views.
+const videoViewAction = "video_view"
+
+// filterFields are the dimensions whose filters are also sent to Meta as
+// filtering (IDs only: their matching cannot differ from the warehouse's
+// case-insensitive text matching). Every filter is applied again to the
+// fetched rows, so sending one only saves data.
+var filterFields = map[string]string{
+	"campaign_id": "campaign.id",
+	"adset_id":    "adset.id",
+	"ad_id":       "ad.id",
+}
+
+// fetchPlan is what a query needs from every account.
+type fetchPlan struct {
+	level      level
+	fields     []string // Insights fields, ids and names first
+	breakdowns []string // Meta breakdowns
+	increment  string   // time_increment: 1, monthly or all_days
+	filtering  []metaFilter
+	// campaignStatus: campaign_status is used, which only /campaigns has.
+	campaignStatus bool
+	reach          *reachPlan
+	start, end     time.Time
+}
+
+type metaFilter struct {
+	Field    string   `json:"field"`
+	Operator string   `json:"operator"`
+	Value    []string `json:"value"`
+}
+
+// reachPlan says which reach rows the warehouse reads for the query (the same
+// rule as its own reach plan): per account or campaign, per whole period of
+// grain between first and last (period starts).
+type reachPlan struct {
+	level       level
+	grain       fit.Grain
+	first, last time.Time
+	// weekly reach needs its own requests (facts are fetched daily).
+	separate bool
+}
+
+// planQuery turns a normalized query into the Insights requests' shape.
+func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
+	p := &fetchPlan{start: q.Start, end: q.End}
+	if q.End.Before(q.Start) {
+		return nil, fmt.Errorf("meta: date range %s … %s is reversed", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
+	}
+	used := slices.Clone(q.Metrics)
+	for _, f := range q.Filters {
+		if f.Metric && !slices.Contains(used, f.Field) {
+			used = append(used, f.Field)
+		}
+	}
+	var metricFieldList []string
+	addMetric := func(name string) {
+		if mf, ok := metricFields[name]; ok && !slices.Contains(metricFieldList, mf) {
+			metricFieldList = append(metricFieldList, mf)
+		}
+	}
+	for _, m := range used {
+		f, ok := catalog.Lookup(m)
+		if !ok || !f.IsMetric() {
+			return nil, fmt.Errorf("meta: %q is not a catalog metric", m)
+		}
+		switch f.Aggregation {
+		case catalog.Sum:
+			addMetric(m)
+		case catalog.Ratio, catalog.NonAdditive:
+			addMetric(f.Numerator)
+			addMetric(f.Denominator)
+		}
+	}
+	if len(metricFieldList) == 0 {
+		// Rows must exist for the groups to exist, even when only reach is asked.
+		metricFieldList = append(metricFieldList, "impressions")
+	}
+
+	objective := false
+	useDim := func(name string) error {
+		f, ok := catalog.Lookup(name)
+		if !ok || f.IsMetric() {
+			return fmt.Errorf("meta: %q is not a catalog dimension", name)
+		}
+		switch f.Level {
+		case catalog.LevelCampaign:
+			p.level = max(p.level, levelCampaign)
+		case catalog.LevelAdSet:
+			p.level = max(p.level, levelAdSet)
+		case catalog.LevelAd:
+			p.level = max(p.level, levelAd)
+		case catalog.LevelBreakdown:
+			b := map[string]string{"country": "country", "device": c.opts.DeviceBreakdown, "publisher_platform": "publisher_platform"}[name]
+			if b == "" {
+				return fmt.Errorf("meta: no Meta breakdown for %s", name)
+			}
+			if !slices.Contains(p.breakdowns, b) {
+				p.breakdowns = append(p.breakdowns, b)
+			}
+		}
+		switch name {
+		case "campaign_objective":
+			objective = true
+		case "campaign_status":
+			p.campaignStatus = true
+		}
+		return nil
+	}
+	for _, d := range q.Dimensions {
+		if err := useDim(d); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range q.Filters {
+		if f.Metric {
+			continue
+		}
+		if err := useDim(f.Field); err != nil {
+			return nil, err
+		}
+		if mf := metaFilterOf(f); mf != nil {
+			p.filtering = append(p.filtering, *mf)
+		}
+	}
+
+	if p.level >= levelCampaign {
+		p.fields = append(p.fields, "campaign_id", "campaign_name")
+	}
+	if p.level >= levelAdSet {
+		p.fields = append(p.fields, "adset_id", "adset_name")
+	}
+	if p.level >= levelAd {
+		p.fields = append(p.fields, "ad_id", "ad_name")
+	}
+	if objective {
+		p.fields = append(p.fields, "objective")
+	}
+	p.fields = append(p.fields, metricFieldList...)
+
+	switch q.Grain {
+	case fit.Daily, fit.Weekly:
+		// Weekly: daily rows, which the warehouse rolls up into ISO weeks exactly.
+		p.increment = "1"
+	case fit.Monthly:
+		p.increment = "monthly"
+	case fit.Total:
+		p.increment = "all_days"
+	default:
+		return nil, fmt.Errorf("meta: unknown grain %q", q.Grain)
+	}
+
+	p.reach = planReach(q, used)
+	if p.reach != nil && !p.reach.separate {
+		p.fields = append(p.fields, "reach")
+	}
+	return p, nil
+}
+
+// metaFilterOf is the Meta filtering of an ID filter, or nil.
+func metaFilterOf(f query.Filter) *metaFilter {
+	field, ok := filterFields[f.Field]
+	if !ok {
+		return nil
+	}
+	var op string
+	switch f.Operator {
+	case query.Equals, query.In:
+		op = "IN"
+	case query.NotEquals, query.NotIn:
+		op = "NOT_IN"
+	default:
+		return nil
+	}
+	mf := &metaFilter{Field: field, Operator: op}
+	for _, v := range f.Values {
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		mf.Value = append(mf.Value, s)
+	}
+	return mf
+}
+
+// planReach mirrors the warehouse's reach plan (duckdb/reach.go): which
+// stored reach values its SQL reads for q, or nil when it reads none.
+func planReach(q *query.Query, used []string) *reachPlan {
+	wanted := false
+	for _, m := range used {
+		if f, ok := catalog.Lookup(m); ok && f.Aggregation == catalog.NonAdditive {
+			wanted = true
+		}
+	}
+	if !wanted {
+		return nil
+	}
+	rp := &reachPlan{level: levelAccount, grain: q.Grain}
+	for _, d := range q.Dimensions {
+		switch catalog.MustLookup(d).Level {
+		case catalog.LevelAccount:
+		case catalog.LevelCampaign:
+			rp.level = levelCampaign
+		default:
+			return nil
+		}
+	}
+	identified := slices.Contains(q.Dimensions, "account_id") || slices.Contains(q.Dimensions, "account_name") || len(q.Accounts) == 1
+	if rp.level == levelCampaign {
+		identified = slices.Contains(q.Dimensions, "campaign_id") || slices.Contains(q.Dimensions, "campaign_name")
+	}
+	if !identified {
+		return nil
+	}
+	for _, f := range q.Filters {
+		if f.Metric {
+			continue
+		}
+		fl := catalog.MustLookup(f.Field).Level
+		if fl != catalog.LevelAccount && fl != catalog.LevelCampaign || rp.level == levelAccount && fl != catalog.LevelAccount {
+			return nil
+		}
+	}
+	switch q.Grain {
+	case fit.Daily:
+		rp.first, rp.last = q.Start, q.End
+	case fit.Weekly:
+		rp.separate = true
+		rp.first = nextMonday(q.Start)
+		rp.last = periodStart(fit.Weekly, q.End.AddDate(0, 0, 1)).AddDate(0, 0, -7)
+	case fit.Monthly:
+		rp.first = firstOfMonth(q.Start)
+		if !rp.first.Equal(q.Start) {
+			rp.first = rp.first.AddDate(0, 1, 0)
+		}
+		rp.last = firstOfMonth(q.End.AddDate(0, 0, 1)).AddDate(0, -1, 0)
+	case fit.Total:
+		rp.first, rp.last = q.Start, q.Start
+		switch {
+		case q.Start.Equal(q.End):
+			rp.grain = fit.Daily
+		case q.Start.Weekday() == time.Monday && q.End.Equal(q.Start.AddDate(0, 0, 6)):
+			rp.grain = fit.Weekly
+		case q.Start.Day() == 1 && q.End.Equal(q.Start.AddDate(0, 1, -1)):
+			rp.grain = fit.Monthly
+		default:
+			return nil
+		}
+	}
+	if rp.last.Before(rp.first) {
+		return nil
+	}
+	return rp
+}
+
+// accepts returns the period a row's reach is for, when the row covers
+// exactly one whole period the warehouse reads.
+func (rp *reachPlan) accepts(r *Row) (time.Time, bool) {
+	start := periodStart(rp.grain, r.DateStart)
+	if !start.Equal(r.DateStart) || !r.DateStop.Equal(periodEnd(rp.grain, start)) {
+		return time.Time{}, false
+	}
+	if start.Before(rp.first) || start.After(rp.last) {
+		return time.Time{}, false
+	}
+	return start, true
+}
+
+// weeks are the time ranges of the ISO weeks whose reach the plan reads.
+func (rp *reachPlan) weeks() []timeRange {
+	var out []timeRange
+	for w := rp.first; !w.After(rp.last); w = w.AddDate(0, 0, 7) {
+		out = append(out, timeRange{Since: w.Format(time.DateOnly), Until: w.AddDate(0, 0, 6).Format(time.DateOnly)})
+	}
+	return out
+}
+
+type timeRange struct {
+	Since string `json:"since"`
+	Until string `json:"until"`
+}
+
+func nextMonday(t time.Time) time.Time { return t.AddDate(0, 0, (8-int(t.Weekday()))%7) }
+
+func firstOfMonth(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+func periodStart(g fit.Grain, t time.Time) time.Time {
+	switch g {
+	case fit.Weekly:
+		return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+	case fit.Monthly:
+		return firstOfMonth(t)
+	}
+	return t
+}
+
+func periodEnd(g fit.Grain, start time.Time) time.Time {
+	switch g {
+	case fit.Weekly:
+		return start.AddDate(0, 0, 6)
+	case fit.Monthly:
+		return start.AddDate(0, 1, -1)
+	}
+	return start
+}
+
+// insightsParams are the parameters of the main Insights request.
+func (p *fetchPlan) insightsParams() url.Values {
+	v := url.Values{}
+	v.Set("level", p.level.String())
+	v.Set("fields", strings.Join(p.fields, ","))
+	v.Set("time_range", mustJSON(timeRange{Since: p.start.Format(time.DateOnly), Until: p.end.Format(time.DateOnly)}))
+	v.Set("time_increment", p.increment)
+	if len(p.breakdowns) > 0 {
+		v.Set("breakdowns", strings.Join(p.breakdowns, ","))
+	}
+	if len(p.filtering) > 0 {
+		v.Set("filtering", mustJSON(p.filtering))
+	}
+	return v
+}
+
+// reachParams are the parameters of a request for weekly reach over ranges.
+func (p *fetchPlan) reachParams(ranges []timeRange) url.Values {
+	v := url.Values{}
+	v.Set("level", p.reach.level.String())
+	fields := []string{}
+	if p.reach.level == levelCampaign {
+		fields = append(fields, "campaign_id", "campaign_name")
+	}
+	v.Set("fields", strings.Join(append(fields, "reach"), ","))
+	v.Set("time_ranges", mustJSON(ranges))
+	if len(p.filtering) > 0 {
+		v.Set("filtering", mustJSON(p.filtering))
+	}
+	return v
+}
+
+// Rough sizes for the async decision: objects per level and values per
+// breakdown of a typical account.
+var (
+	objectsPerLevel  = [...]int{levelAccount: 1, levelCampaign: 30, levelAdSet: 100, levelAd: 300}
+	valuesPerBreakdn = map[string]int{"country": 5, "impression_device": 6, "device_platform": 3, "publisher_platform": 4}
+)
+
+// estimatedRows is a rough upper estimate of the main request's rows.
+func (p *fetchPlan) estimatedRows() int {
+	periods := 1
+	switch p.increment {
+	case "1":
+		periods = int(p.end.Sub(p.start).Hours()/24) + 1
+	case "monthly":
+		periods = (p.end.Year()-p.start.Year())*12 + int(p.end.Month()-p.start.Month()) + 1
+	}
+	n := periods * objectsPerLevel[p.level]
+	for _, b := range p.breakdowns {
+		n *= max(1, valuesPerBreakdn[b])
+	}
+	return n
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
