@@ -1,0 +1,203 @@
+package googleadstest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// The fake serves the demo generator's google_ads accounts, in the API's own
+// vocabulary: the mappings below are the Google side of the conventions the
+// connector reads back (they are written out here independently of the
+// connector, so a test comparing the two catches a mismatch on either side).
+
+// deviceEnum is segments.device for the demo's devices; "" (a dimension
+// artifact) is UNKNOWN.
+var deviceEnum = map[string]string{"mobile": "MOBILE", "desktop": "DESKTOP", "tablet": "TABLET", "": "UNKNOWN"}
+
+// networkEnum is segments.ad_network_type for the demo's Google publishers.
+var networkEnum = map[string]string{"search": "SEARCH", "display": "CONTENT", "youtube": "YOUTUBE", "": "UNKNOWN"}
+
+// campaignStatusEnum is campaign.status for the demo's normalized statuses.
+var campaignStatusEnum = map[string]string{"ACTIVE": "ENABLED", "PAUSED": "PAUSED", "ARCHIVED": "REMOVED"}
+
+// customerStatusEnum is customer.status for the demo's account statuses.
+var customerStatusEnum = map[string]string{"ACTIVE": "ENABLED", "CLOSED": "CLOSED"}
+
+// geoTargets are the country criterion IDs (geo target constants) of the
+// countries the demo's Google accounts target, and a few more.
+var geoTargets = map[string]string{
+	"US": "2840", "CA": "2124", "GB": "2826", "FR": "2250", "DE": "2276", "BE": "2056",
+	"ES": "2724", "NL": "2528", "IT": "2380", "AT": "2040", "AU": "2036", "AR": "2032",
+}
+
+// dataset is the demo data of the google_ads accounts.
+type dataset struct {
+	accounts  []ads.Account
+	customers map[string]*customer // by customer ID without dashes
+}
+
+// customer is one account's data.
+type customer struct {
+	account   ads.Account
+	cid       string
+	campaigns map[string]ads.Campaign
+	adsets    map[string]ads.AdSet
+	ads       map[string]ads.Ad
+	facts     []fact
+}
+
+// fact is a demo fact with its dates already in the API's text form.
+type fact struct {
+	date, week, month string
+	ads.Fact
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[demo.Config]*dataset{}
+)
+
+// load generates (once per config and process) the google_ads part of the demo
+// dataset.
+func load(cfg demo.Config) (*dataset, error) {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if d, ok := cache[cfg]; ok {
+		return d, nil
+	}
+	s := &collector{d: &dataset{customers: map[string]*customer{}}}
+	if err := demo.Generate(context.Background(), cfg, s, nil); err != nil {
+		return nil, fmt.Errorf("googleadstest: generating the demo data: %w", err)
+	}
+	cache[cfg] = s.d
+	return s.d, nil
+}
+
+// collector is an ads.Sink keeping the google_ads rows.
+type collector struct{ d *dataset }
+
+func (s *collector) Dataset(string, string) error { return nil }
+
+func (s *collector) Account(a ads.Account) error {
+	if a.Platform != "google_ads" {
+		return nil
+	}
+	cid := digits(a.AccountID)
+	s.d.accounts = append(s.d.accounts, a)
+	s.d.customers[cid] = &customer{account: a, cid: cid, campaigns: map[string]ads.Campaign{},
+		adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}}
+	return nil
+}
+
+func (s *collector) customer(accountID string) *customer { return s.d.customers[digits(accountID)] }
+
+func (s *collector) Campaign(c ads.Campaign) error {
+	if cu := s.customer(c.AccountID); cu != nil {
+		cu.campaigns[c.CampaignID] = c
+	}
+	return nil
+}
+
+func (s *collector) AdSet(a ads.AdSet) error {
+	if cu := s.customer(a.AccountID); cu != nil {
+		cu.adsets[a.AdSetID] = a
+	}
+	return nil
+}
+
+func (s *collector) Ad(a ads.Ad) error {
+	if cu := s.customer(a.AccountID); cu != nil {
+		cu.ads[a.AdID] = a
+	}
+	return nil
+}
+
+func (s *collector) Fact(f *ads.Fact) error {
+	cu := s.customer(f.AccountID)
+	if cu == nil {
+		return nil
+	}
+	d := f.Date
+	monday := d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
+	cu.facts = append(cu.facts, fact{
+		date:  d.Format(time.DateOnly),
+		week:  monday.Format(time.DateOnly),
+		month: time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly),
+		Fact:  *f,
+	})
+	return nil
+}
+
+func (s *collector) Reach(ads.Reach) error { return nil }
+
+// digits keeps the digits of a customer ID ("617-204-8851" → "6172048851").
+func digits(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, id)
+}
+
+// attribute is the API's value of a resource or segment field for a fact of
+// customer c ("" when the fact has none: a dimension artifact).
+func (c *customer) attribute(f *fact, field string) string {
+	camp := c.campaigns[f.CampaignID]
+	switch field {
+	case "customer.id":
+		return c.cid
+	case "customer.descriptive_name":
+		return c.account.AccountName
+	case "customer.currency_code":
+		return c.account.Currency
+	case "customer.time_zone":
+		return c.account.Timezone
+	case "customer.status":
+		return customerStatusEnum[c.account.Status]
+	case "customer.manager":
+		return "false"
+	case "campaign.id":
+		return f.CampaignID
+	case "campaign.name":
+		return camp.Name
+	case "campaign.advertising_channel_type":
+		return camp.Objective
+	case "campaign.status":
+		return campaignStatusEnum[camp.Status]
+	case "ad_group.id":
+		return f.AdSetID
+	case "ad_group.name":
+		return c.adsets[f.AdSetID].Name
+	case "ad_group_ad.ad.id":
+		return f.AdID
+	case "ad_group_ad.ad.name":
+		return c.ads[f.AdID].Name
+	case "user_location_view.country_criterion_id":
+		return geoTargets[f.Country]
+	case "user_location_view.targeting_location":
+		return "true"
+	case "segments.date":
+		return f.date
+	case "segments.week":
+		return f.week
+	case "segments.month":
+		return f.month
+	case "segments.device":
+		return deviceEnum[f.Device]
+	case "segments.ad_network_type":
+		return networkEnum[f.PublisherPlatform]
+	}
+	return ""
+}
+
+// customerAttribute is a customer.* field of c, outside any fact.
+func (c *customer) customerAttribute(field string) string {
+	return c.attribute(&fact{}, field)
+}

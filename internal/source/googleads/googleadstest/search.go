@@ -1,0 +1,373 @@
+package googleadstest
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// searchStream answers googleAds:searchStream for customer cid.
+func (s *Server) searchStream(w http.ResponseWriter, r *http.Request, cid, text string, sc Scenario, fail bool) {
+	q, err := ParseQuery(text)
+	if err != nil {
+		var qe *queryError
+		code, msg := "QUERY_ERROR", err.Error()
+		if errors.As(err, &qe) {
+			code, msg = qe.code, qe.msg
+		}
+		writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.",
+			adsFailure("queryError", code, msg))
+		return
+	}
+	rows, ok := s.execute(w, r, cid, q)
+	if !ok {
+		return
+	}
+	size := sc.BatchSize
+	if size <= 0 {
+		size = 10000
+	}
+	mask := make([]string, len(q.Fields))
+	for i, f := range q.Fields {
+		mask[i] = camelPath(f)
+	}
+	var batches [][]map[string]any
+	for len(rows) > size {
+		batches = append(batches, rows[:size])
+		rows = rows[size:]
+	}
+	batches = append(batches, rows)
+
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(http.StatusOK)
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	w.Write([]byte("["))
+	for i, b := range batches {
+		if i > 0 {
+			if sc.BatchDelay > 0 {
+				select {
+				case <-time.After(sc.BatchDelay):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			w.Write([]byte(","))
+		}
+		batch := map[string]any{"fieldMask": strings.Join(mask, ","), "requestId": "fake-" + cid + "-" + strconv.Itoa(i)}
+		if len(b) > 0 {
+			batch["results"] = b
+		}
+		if i == len(batches)-1 {
+			batch["queryResourceConsumption"] = "1"
+		}
+		out, _ := json.Marshal(batch)
+		w.Write(out)
+		flush()
+		if fail && sc.Failure == MidStream {
+			e, _ := json.Marshal(errorBody(http.StatusInternalServerError, "INTERNAL", "Internal error encountered.",
+				adsFailure("internalError", "INTERNAL_ERROR", "An internal error has occurred.")))
+			w.Write([]byte(","))
+			w.Write(e)
+			w.Write([]byte("]"))
+			return
+		}
+		if fail && sc.Failure == Truncated {
+			return // the array is never closed
+		}
+	}
+	w.Write([]byte("]"))
+}
+
+// group is one result row being aggregated.
+type group struct {
+	attrs                          []string
+	cost, imps, clicks, value, vid int64
+	conv                           float64
+}
+
+// execute runs q for customer cid and returns its rows, or writes an error.
+func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *Query) ([]map[string]any, bool) {
+	denied := func() ([]map[string]any, bool) {
+		writeError(w, http.StatusForbidden, "PERMISSION_DENIED", "The caller does not have permission",
+			adsFailure("authorizationError", "USER_PERMISSION_DENIED",
+				"User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer ID must be set in the 'login-customer-id' header."))
+		return nil, false
+	}
+	if q.Resource == "geo_target_constant" {
+		return s.geoTargets(q), true
+	}
+	manager := s.cfg.ManagerID != "" && cid == digits(s.cfg.ManagerID)
+	c := s.data.customers[cid]
+	switch {
+	case manager:
+		return s.managerRows(w, cid, q)
+	case c == nil:
+		return denied()
+	case s.cfg.ManagerID != "" && r.Header.Get("login-customer-id") == "":
+		return denied() // clients are only reachable through the manager
+	case q.Resource == "customer_client":
+		return nil, true // not a manager: no clients
+	}
+
+	var attrs []string
+	metrics := false
+	for _, f := range q.Fields {
+		if strings.HasPrefix(f, "metrics.") {
+			metrics = true
+		} else {
+			attrs = append(attrs, f)
+		}
+	}
+	if q.Resource == "customer" && !metrics {
+		vals := make([]string, len(attrs))
+		for i, f := range attrs {
+			vals[i] = c.customerAttribute(f)
+		}
+		return []map[string]any{s.row(cid, q.Fields, attrs, &group{attrs: vals})}, true
+	}
+	groups := map[string]*group{}
+	var order []*group
+	vals := make([]string, len(attrs))
+facts:
+	for i := range c.facts {
+		f := &c.facts[i]
+		for k := range q.Where {
+			if !q.Where[k].match(c.attribute(f, q.Where[k].Field)) {
+				continue facts
+			}
+		}
+		for k, a := range attrs {
+			vals[k] = c.attribute(f, a)
+		}
+		key := strings.Join(vals, "\x00")
+		g := groups[key]
+		if g == nil {
+			g = &group{attrs: slices.Clone(vals)}
+			groups[key] = g
+			order = append(order, g)
+		}
+		g.cost += f.SpendMicros
+		g.imps += f.Impressions
+		g.clicks += f.Clicks
+		g.conv += f.Conversions
+		g.value += f.ConversionValueMicros
+		g.vid += f.VideoViews
+	}
+	rows := make([]map[string]any, len(order))
+	for i, g := range order {
+		rows[i] = s.row(cid, q.Fields, attrs, g)
+	}
+	return rows, true
+}
+
+// managerRows answers queries on the manager account.
+func (s *Server) managerRows(w http.ResponseWriter, cid string, q *Query) ([]map[string]any, bool) {
+	var clients []map[string]string
+	clients = append(clients, map[string]string{"customer_client.id": cid, "customer_client.descriptive_name": "Fake Agency (manager)",
+		"customer_client.currency_code": "USD", "customer_client.time_zone": "America/New_York",
+		"customer_client.status": "ENABLED", "customer_client.manager": "true", "customer_client.level": "0"})
+	for _, a := range s.data.accounts {
+		clients = append(clients, map[string]string{"customer_client.id": digits(a.AccountID),
+			"customer_client.descriptive_name": a.AccountName, "customer_client.currency_code": a.Currency,
+			"customer_client.time_zone": a.Timezone, "customer_client.status": customerStatusEnum[a.Status],
+			"customer_client.manager": "false", "customer_client.level": "1"})
+	}
+	switch q.Resource {
+	case "customer_client":
+		var rows []map[string]any
+	next:
+		for _, c := range clients {
+			for _, cond := range q.Where {
+				if !cond.match(c[cond.Field]) {
+					continue next
+				}
+			}
+			vals := make([]string, len(q.Fields))
+			for i, f := range q.Fields {
+				vals[i] = c[f]
+			}
+			rows = append(rows, s.row(cid, q.Fields, q.Fields, &group{attrs: vals}))
+		}
+		return rows, true
+	case "customer":
+		vals := make([]string, len(q.Fields))
+		for i, f := range q.Fields {
+			if strings.HasPrefix(f, "customer.") {
+				vals[i] = clients[0][strings.Replace(f, "customer.", "customer_client.", 1)]
+			}
+		}
+		return []map[string]any{s.row(cid, q.Fields, q.Fields, &group{attrs: vals})}, true
+	}
+	writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Request contains an invalid argument.",
+		adsFailure("queryError", "REQUESTED_METRICS_FOR_MANAGER", "Metrics cannot be requested for a manager account. To retrieve metrics, issue separate requests against each client account under the manager account."))
+	return nil, false
+}
+
+// geoTargets answers geo_target_constant queries.
+func (s *Server) geoTargets(q *Query) []map[string]any {
+	var rows []map[string]any
+	codes := make([]string, 0, len(geoTargets))
+	for code := range geoTargets {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+next:
+	for _, code := range codes {
+		id := s.geoID(code)
+		c := map[string]string{"geo_target_constant.id": id, "geo_target_constant.country_code": code}
+		for _, cond := range q.Where {
+			if !cond.match(c[cond.Field]) {
+				continue next
+			}
+		}
+		vals := make([]string, len(q.Fields))
+		for i, f := range q.Fields {
+			vals[i] = c[f]
+		}
+		rows = append(rows, s.row("", q.Fields, q.Fields, &group{attrs: vals}))
+	}
+	return rows
+}
+
+func (s *Server) geoID(code string) string {
+	if id, ok := s.cfg.GeoTargets[code]; ok {
+		return id
+	}
+	return geoTargets[code]
+}
+
+// int64Fields are written as JSON strings (proto3 JSON for int64).
+var int64Fields = map[string]bool{
+	"customer.id": true, "campaign.id": true, "ad_group.id": true, "ad_group_ad.ad.id": true,
+	"user_location_view.country_criterion_id": true, "customer_client.id": true, "customer_client.level": true,
+	"geo_target_constant.id": true,
+}
+
+var boolFields = map[string]bool{"customer.manager": true, "customer_client.manager": true,
+	"user_location_view.targeting_location": true}
+
+// row builds one GoogleAdsRow in the API's JSON form. Objects whose ID is
+// missing (dimension artifacts) are left out, like empty values and zero
+// metrics.
+func (s *Server) row(cid string, fields, attrs []string, g *group) map[string]any {
+	val := map[string]string{}
+	for i, a := range attrs {
+		val[a] = g.attrs[i]
+	}
+	// A resource whose ID is absent is not in the row at all.
+	absent := func(f string) bool {
+		for _, p := range []string{"campaign", "ad_group", "ad_group_ad.ad", "user_location_view"} {
+			id := p + ".id"
+			if p == "user_location_view" {
+				id = p + ".country_criterion_id"
+			}
+			if strings.HasPrefix(f, p+".") {
+				if v, ok := val[id]; ok && v == "" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	out := map[string]any{}
+	for _, f := range fields {
+		if absent(f) {
+			continue
+		}
+		var v any
+		switch f {
+		case "metrics.cost_micros":
+			v = nonZero(g.cost)
+		case "metrics.impressions":
+			v = nonZero(g.imps)
+		case "metrics.clicks":
+			v = nonZero(g.clicks)
+		case "metrics.video_trueview_views":
+			v = nonZero(g.vid)
+		case "metrics.conversions":
+			if g.conv != 0 {
+				v = g.conv
+			}
+		case "metrics.conversions_value":
+			if g.value != 0 {
+				v = json.Number(strconv.FormatFloat(float64(g.value)/1e6, 'f', -1, 64))
+			}
+		default:
+			x := val[f]
+			switch {
+			case x == "":
+			case boolFields[f]:
+				if x == "true" {
+					v = true
+				}
+			default:
+				v = x
+			}
+		}
+		if v != nil {
+			set(out, strings.Split(camelPath(f), "."), v)
+		}
+	}
+	// Resource names, as the API always adds them.
+	add := func(obj, name string) {
+		if m, ok := out[obj].(map[string]any); ok {
+			m["resourceName"] = name
+		}
+	}
+	add("customer", "customers/"+cid)
+	add("campaign", "customers/"+cid+"/campaigns/"+val["campaign.id"])
+	add("adGroup", "customers/"+cid+"/adGroups/"+val["ad_group.id"])
+	if m, ok := out["adGroupAd"].(map[string]any); ok {
+		m["resourceName"] = "customers/" + cid + "/adGroupAds/" + val["ad_group.id"] + "~" + val["ad_group_ad.ad.id"]
+		if ad, ok := m["ad"].(map[string]any); ok {
+			ad["resourceName"] = "customers/" + cid + "/ads/" + val["ad_group_ad.ad.id"]
+		}
+	}
+	add("userLocationView", "customers/"+cid+"/userLocationViews/"+val["user_location_view.country_criterion_id"]+"~true")
+	add("customerClient", "customers/"+cid+"/customerClients/"+val["customer_client.id"])
+	add("geoTargetConstant", "geoTargetConstants/"+val["geo_target_constant.id"])
+	return out
+}
+
+func nonZero(n int64) any {
+	if n == 0 {
+		return nil
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func set(m map[string]any, path []string, v any) {
+	for _, p := range path[:len(path)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
+
+// camelPath turns a GAQL field into its JSON path: ad_group_ad.ad.id →
+// adGroupAd.ad.id, metrics.cost_micros → metrics.costMicros.
+func camelPath(f string) string {
+	parts := strings.Split(f, ".")
+	for i, p := range parts {
+		words := strings.Split(p, "_")
+		for j := 1; j < len(words); j++ {
+			if words[j] != "" {
+				words[j] = strings.ToUpper(words[j][:1]) + words[j][1:]
+			}
+		}
+		parts[i] = strings.Join(words, "")
+	}
+	return strings.Join(parts, ".")
+}
