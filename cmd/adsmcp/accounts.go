@@ -17,7 +17,7 @@ func newAccountsCommand(g *globals) *cobra.Command {
 		Short: "List the ad accounts you can query",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			src, err := g.openWarehouse(cmd.Context(), stderrOf(cmd))
+			src, err := g.openSource(cmd.Context(), stderrOf(cmd))
 			if err != nil {
 				return err
 			}

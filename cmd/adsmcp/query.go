@@ -56,7 +56,7 @@ data_too_large summary with narrower queries, or an error the model can act on.
 				return err
 			}
 			stderr := stderrOf(cmd)
-			src, err := g.openWarehouse(cmd.Context(), stderr)
+			src, err := g.openSource(cmd.Context(), stderr)
 			if err != nil {
 				return err
 			}

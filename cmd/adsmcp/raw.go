@@ -9,12 +9,12 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // printRaw prints the complete, unfitted result as CSV, with normalization notes
 // and source notices on stderr.
-func printRaw(cmd *cobra.Command, src *duckdb.Source, raw []byte, now func() time.Time) error {
+func printRaw(cmd *cobra.Command, src source.Source, raw []byte, now func() time.Time) error {
 	stderr := stderrOf(cmd)
 	accounts, err := src.Accounts(cmd.Context())
 	if err != nil {

@@ -55,7 +55,7 @@ with narrower queries. Flags override the config file.`,
 			ctx := cmd.Context()
 			stderr := stderrOf(cmd)
 			logger := g.logger(stderr)
-			src, err := g.openWarehouse(ctx, stderr)
+			src, err := g.openSource(ctx, stderr)
 			if err != nil {
 				return err
 			}

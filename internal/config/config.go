@@ -59,6 +59,8 @@ func (s Sources) Live() bool { return s.Meta != nil || s.GoogleAds != nil }
 // Meta configures the Meta Marketing API connector (docs/meta.md).
 type Meta struct {
 	AccessToken       Secret   `yaml:"access_token"`
+	AppSecret         Secret   `yaml:"app_secret"`
+	DeviceBreakdown   string   `yaml:"device_breakdown"`
 	APIVersion        string   `yaml:"api_version"`
 	ActionTypes       []string `yaml:"action_types"`
 	BaseURL           string   `yaml:"base_url"`

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/adsmcp/adsmcp/internal/config"
+	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/googleads"
+	"github.com/adsmcp/adsmcp/internal/source/live"
+	"github.com/adsmcp/adsmcp/internal/source/meta"
+)
+
+// openSource opens what answers queries: the ad platforms' APIs configured
+// under sources:, or else the embedded warehouse.
+func (g *globals) openSource(ctx context.Context, stderr io.Writer) (source.Source, error) {
+	if g.cfg == nil || !g.cfg.Sources.Live() {
+		return g.openWarehouse(ctx, stderr)
+	}
+	log := g.logger(stderr)
+	connectors, err := connectorsFor(g.cfg.Sources, log)
+	if err != nil {
+		return nil, err
+	}
+	return live.New(log, connectors...), nil
+}
+
+// connectorsFor builds one connector per configured platform.
+func connectorsFor(s config.Sources, log *slog.Logger) ([]live.Connector, error) {
+	var out []live.Connector
+	if m := s.Meta; m != nil {
+		c, err := meta.New(meta.Options{
+			BaseURL: m.BaseURL, APIVersion: m.APIVersion,
+			AccessToken: m.AccessToken.Reveal(), AppSecret: m.AppSecret.Reveal(),
+			ActionTypes: m.ActionTypes, DeviceBreakdown: m.DeviceBreakdown,
+			Workers: m.Workers, RequestsPerSecond: m.RequestsPerSecond,
+			Logger: log.With("source", "meta_ads"),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("sources.meta: %w", err)
+		}
+		out = append(out, c)
+	}
+	if ga := s.GoogleAds; ga != nil {
+		c, err := googleads.New(googleads.Options{
+			BaseURL: ga.BaseURL, APIVersion: ga.APIVersion, TokenURL: ga.TokenURL,
+			ClientID: ga.ClientID, ClientSecret: ga.ClientSecret.Reveal(), RefreshToken: ga.RefreshToken.Reveal(),
+			DeveloperToken: ga.DeveloperToken.Reveal(), LoginCustomerID: ga.LoginCustomerID, CustomerIDs: ga.CustomerIDs,
+			Workers: ga.Workers, RequestsPerSecond: ga.RequestsPerSecond,
+			Logger: log.With("source", "google_ads"),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("sources.google_ads: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
