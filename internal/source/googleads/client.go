@@ -114,7 +114,7 @@ func (c *Connector) do(ctx context.Context, method, path string, body []byte, ha
 var errRetryNow = errors.New("retry with a fresh access token")
 
 func (c *Connector) attempt(ctx context.Context, method, url string, body []byte, handle func(*http.Response) error, refreshed *bool) error {
-	if err := c.limiter.wait(ctx); err != nil {
+	if err := c.wait(ctx); err != nil {
 		return err
 	}
 	tok, err := c.tokens.get(ctx)
@@ -243,43 +243,11 @@ func (t *tokens) invalidate(access string) bool {
 	return t.conf != nil
 }
 
-// limiter spaces requests to a rate, allowing bursts of up to burst requests
-// (the GCRA form of a token bucket).
-type limiter struct {
-	mu       sync.Mutex
-	interval time.Duration
-	burst    time.Duration // burst × interval
-	tat      time.Time     // theoretical arrival time of the next request
-}
-
-func newLimiter(perSecond float64, burst int) *limiter {
-	iv := time.Duration(float64(time.Second) / perSecond)
-	return &limiter{interval: iv, burst: time.Duration(max(burst, 1)) * iv}
-}
-
-// wait blocks until a request may be sent, or ctx ends.
-func (l *limiter) wait(ctx context.Context) error {
-	if l == nil {
+// wait blocks until the rate limit lets a request go (no limit: at once), or
+// ctx ends.
+func (c *Connector) wait(ctx context.Context) error {
+	if c.limiter == nil {
 		return ctx.Err()
 	}
-	l.mu.Lock()
-	now := time.Now()
-	tat := l.tat
-	if tat.Before(now) {
-		tat = now
-	}
-	l.tat = tat.Add(l.interval)
-	delay := l.tat.Sub(now) - l.burst
-	l.mu.Unlock()
-	if delay <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(delay)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return c.limiter.Wait(ctx)
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -124,7 +125,7 @@ type Connector struct {
 	http           *http.Client
 	tokens         *tokens
 	workers        int
-	limiter        *limiter
+	limiter        *rate.Limiter // nil: no limit
 	maxRetries     int
 	retryBase      time.Duration
 	maxRetryWait   time.Duration
@@ -192,7 +193,7 @@ func New(opts Options) (*Connector, error) {
 		rps = DefaultRequestsPerSecond
 	}
 	if rps > 0 {
-		c.limiter = newLimiter(rps, c.workers)
+		c.limiter = rate.NewLimiter(rate.Limit(rps), c.workers)
 	}
 	base := opts.HTTPClient
 	if base == nil {

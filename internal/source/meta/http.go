@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -55,7 +54,7 @@ func (e *transportError) Error() string { return e.msg }
 // response, an *APIError, a *transportError, or ctx's error.
 func (c *Connector) do(ctx context.Context, r request) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
-		if err := c.limiter.wait(ctx); err != nil {
+		if err := c.limiter.Wait(ctx); err != nil {
 			return nil, err
 		}
 		body, err := c.send(ctx, r)
@@ -237,36 +236,4 @@ func appSecretProof(token, secret string) string {
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write([]byte(token))
 	return hex.EncodeToString(m.Sum(nil))
-}
-
-// limiter spaces requests to a rate, allowing bursts of about one second's
-// worth (a GCRA token bucket). It is shared by all of a connector's workers.
-type limiter struct {
-	mu       sync.Mutex
-	interval time.Duration
-	tau      time.Duration // burst tolerance
-	tat      time.Time     // theoretical arrival time
-}
-
-func newLimiter(perSecond float64) *limiter {
-	interval := time.Duration(float64(time.Second) / perSecond)
-	burst := max(1, int(perSecond))
-	return &limiter{interval: interval, tau: time.Duration(burst-1) * interval}
-}
-
-// wait blocks until the next request may go, or ctx ends.
-func (l *limiter) wait(ctx context.Context) error {
-	l.mu.Lock()
-	now := time.Now()
-	tat := l.tat
-	if tat.Before(now) {
-		tat = now
-	}
-	at := tat.Add(-l.tau)
-	l.tat = tat.Add(l.interval)
-	l.mu.Unlock()
-	if d := time.Until(at); d > 0 {
-		return sleep(ctx, d)
-	}
-	return ctx.Err()
 }

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -100,7 +102,7 @@ type Connector struct {
 	opts    Options
 	base    *url.URL
 	client  *http.Client
-	limiter *limiter
+	limiter *rate.Limiter // shared by all workers: bursts of about one second's worth
 	log     *slog.Logger
 	proof   string // appsecret_proof, when an app secret is set
 }
@@ -171,7 +173,7 @@ func New(opts Options) (*Connector, error) {
 		opts.PageSize = DefaultPageSize
 	}
 	c := &Connector{opts: opts, base: base, client: opts.HTTPClient, log: opts.Logger,
-		limiter: newLimiter(opts.RequestsPerSecond)}
+		limiter: rate.NewLimiter(rate.Limit(opts.RequestsPerSecond), max(1, int(opts.RequestsPerSecond)))}
 	if c.client == nil {
 		c.client = &http.Client{}
 	}
