@@ -191,3 +191,24 @@ func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, s
 	}
 	return sql, strings.Join(on, " AND ")
 }
+
+// ReachNeed is which stored reach values the warehouse's SQL reads for a
+// query: per Level ("account" or "campaign"), per period of Grain whose start
+// lies in [First, Last]. Connectors fetch exactly these into a staged
+// warehouse, so live answers carry reach where, and only where, the warehouse
+// would.
+type ReachNeed struct {
+	Level       string
+	Grain       fit.Grain
+	First, Last time.Time
+}
+
+// ReachNeeded is the reach q reads, given the metrics it uses (its own and
+// those of its filters); nil when it reads none.
+func ReachNeeded(q *query.Query, used []string) *ReachNeed {
+	rp, _ := planReach(q, used)
+	if rp == nil || rp.last.Before(rp.first) {
+		return nil
+	}
+	return &ReachNeed{Level: rp.level, Grain: rp.grain, First: rp.first, Last: rp.last}
+}

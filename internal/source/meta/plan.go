@@ -11,6 +11,7 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
 // level is an Insights level; its order is the object hierarchy.
@@ -223,72 +224,17 @@ func metaFilterOf(f query.Filter) *metaFilter {
 	return mf
 }
 
-// planReach mirrors the warehouse's reach plan (duckdb/reach.go): which
-// stored reach values its SQL reads for q, or nil when it reads none.
+// planReach asks the warehouse which stored reach values its SQL reads for q
+// (duckdb.ReachNeeded), so that exactly those are fetched; nil when none.
 func planReach(q *query.Query, used []string) *reachPlan {
-	wanted := false
-	for _, m := range used {
-		if f, ok := catalog.Lookup(m); ok && f.Aggregation == catalog.NonAdditive {
-			wanted = true
-		}
-	}
-	if !wanted {
+	need := duckdb.ReachNeeded(q, used)
+	if need == nil {
 		return nil
 	}
-	rp := &reachPlan{level: levelAccount, grain: q.Grain}
-	for _, d := range q.Dimensions {
-		switch catalog.MustLookup(d).Level {
-		case catalog.LevelAccount:
-		case catalog.LevelCampaign:
-			rp.level = levelCampaign
-		default:
-			return nil
-		}
-	}
-	identified := slices.Contains(q.Dimensions, "account_id") || slices.Contains(q.Dimensions, "account_name") || len(q.Accounts) == 1
-	if rp.level == levelCampaign {
-		identified = slices.Contains(q.Dimensions, "campaign_id") || slices.Contains(q.Dimensions, "campaign_name")
-	}
-	if !identified {
-		return nil
-	}
-	for _, f := range q.Filters {
-		if f.Metric {
-			continue
-		}
-		fl := catalog.MustLookup(f.Field).Level
-		if fl != catalog.LevelAccount && fl != catalog.LevelCampaign || rp.level == levelAccount && fl != catalog.LevelAccount {
-			return nil
-		}
-	}
-	switch q.Grain {
-	case fit.Daily:
-		rp.first, rp.last = q.Start, q.End
-	case fit.Weekly:
-		rp.separate = true
-		rp.first = nextMonday(q.Start)
-		rp.last = periodStart(fit.Weekly, q.End.AddDate(0, 0, 1)).AddDate(0, 0, -7)
-	case fit.Monthly:
-		rp.first = firstOfMonth(q.Start)
-		if !rp.first.Equal(q.Start) {
-			rp.first = rp.first.AddDate(0, 1, 0)
-		}
-		rp.last = firstOfMonth(q.End.AddDate(0, 0, 1)).AddDate(0, -1, 0)
-	case fit.Total:
-		rp.first, rp.last = q.Start, q.Start
-		switch {
-		case q.Start.Equal(q.End):
-			rp.grain = fit.Daily
-		case q.Start.Weekday() == time.Monday && q.End.Equal(q.Start.AddDate(0, 0, 6)):
-			rp.grain = fit.Weekly
-		case q.Start.Day() == 1 && q.End.Equal(q.Start.AddDate(0, 1, -1)):
-			rp.grain = fit.Monthly
-		default:
-			return nil
-		}
-	}
-	if rp.last.Before(rp.first) {
-		return nil
+	rp := &reachPlan{level: levelAccount, grain: need.Grain, first: need.First, last: need.Last,
+		separate: q.Grain == fit.Weekly}
+	if need.Level == "campaign" {
+		rp.level = levelCampaign
 	}
 	return rp
 }
@@ -319,8 +265,6 @@ type timeRange struct {
 	Since string `json:"since"`
 	Until string `json:"until"`
 }
-
-func nextMonday(t time.Time) time.Time { return t.AddDate(0, 0, (8-int(t.Weekday()))%7) }
 
 func firstOfMonth(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
