@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -36,6 +37,7 @@ func connectorsFor(s config.Sources, log *slog.Logger) ([]live.Connector, error)
 			AccessToken: m.AccessToken.Reveal(), AppSecret: m.AppSecret.Reveal(),
 			ActionTypes: m.ActionTypes, DeviceBreakdown: m.DeviceBreakdown,
 			Workers: m.Workers, RequestsPerSecond: m.RequestsPerSecond,
+			MaxRetries: m.MaxRetries, MaxRetryWait: time.Duration(m.MaxRetryWait),
 			Logger: log.With("source", "meta_ads"),
 		})
 		if err != nil {
@@ -49,6 +51,7 @@ func connectorsFor(s config.Sources, log *slog.Logger) ([]live.Connector, error)
 			ClientID: ga.ClientID, ClientSecret: ga.ClientSecret.Reveal(), RefreshToken: ga.RefreshToken.Reveal(),
 			DeveloperToken: ga.DeveloperToken.Reveal(), LoginCustomerID: ga.LoginCustomerID, CustomerIDs: ga.CustomerIDs,
 			Workers: ga.Workers, RequestsPerSecond: ga.RequestsPerSecond,
+			MaxRetries: ga.MaxRetries, MaxRetryWait: time.Duration(ga.MaxRetryWait),
 			Logger: log.With("source", "google_ads"),
 		})
 		if err != nil {

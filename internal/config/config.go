@@ -66,6 +66,8 @@ type Meta struct {
 	BaseURL           string   `yaml:"base_url"`
 	Workers           int      `yaml:"workers"`
 	RequestsPerSecond float64  `yaml:"requests_per_second"`
+	MaxRetries        int      `yaml:"max_retries"`
+	MaxRetryWait      Duration `yaml:"max_retry_wait"`
 }
 
 // GoogleAds configures the Google Ads API connector (docs/googleads.md).
@@ -81,6 +83,8 @@ type GoogleAds struct {
 	TokenURL          string   `yaml:"token_url"`
 	Workers           int      `yaml:"workers"`
 	RequestsPerSecond float64  `yaml:"requests_per_second"`
+	MaxRetries        int      `yaml:"max_retries"`
+	MaxRetryWait      Duration `yaml:"max_retry_wait"`
 }
 
 // Secret is a credential from the file. It prints, logs and marshals as
