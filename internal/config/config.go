@@ -282,8 +282,8 @@ func (f *File) check() error {
 				bad("sources.google_ads.%s is empty: the OAuth refresh-token flow needs client_id, client_secret and refresh_token (docs/googleads.md)", c.name)
 			}
 		}
-		if g.Workers < 0 || g.RequestsPerSecond < 0 {
-			bad("sources.google_ads: workers and requests_per_second must be positive")
+		if g.Workers < 0 {
+			bad("sources.google_ads.workers must be positive")
 		}
 	}
 	if len(problems) > 0 {
