@@ -43,8 +43,11 @@ type Request struct {
 	Args []byte
 	// Client is the MCP client's name (clientInfo.name).
 	Client string
-	// Budget, when positive, replaces the client's budget (the CLI's --budget).
-	Budget int
+	// Budget, when positive, replaces the client's budget (the CLI's --budget,
+	// an API key's budget); BudgetSource then names where it came from
+	// (default flag:--budget).
+	Budget       int
+	BudgetSource string
 	// Progress, when set, is told what the call is doing at each step (for MCP
 	// progress notifications). It must not block.
 	Progress func(stage string)
@@ -134,6 +137,9 @@ func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 		b := budget.Resolve(req.Client, map[string]int{"*": req.Budget}, q.TokenBudget)
 		if b.Source == "config:*" {
 			b.Source = "flag:--budget"
+			if req.BudgetSource != "" {
+				b.Source = req.BudgetSource
+			}
 		}
 		return b
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/auth"
 )
 
 // runFunc answers one call. It returns an error only when ctx ended or on a
@@ -34,15 +35,26 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		started := time.Now()
 		client := clientName(req)
+		p := principalOf(req.Extra)
 		defer func() {
 			// Last resort: a panic in this function itself.
 			if r := recover(); r != nil {
 				s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
 				res, err = s.internalError(started), nil
 			}
-			s.logCall(name, client, started, res, err)
+			s.logCall(req, name, client, p, started, res, err)
 			s.clientLog(ctx, req, name, started, res)
+			if s.cfg.Observer != nil {
+				s.cfg.Observer.ToolCall(record(name, client, p, started, res, err))
+			}
 		}()
+		if s.cfg.Limiter != nil && p != nil {
+			release, retry, ok := s.cfg.Limiter.Acquire(p)
+			if !ok {
+				return rateLimited(retry, started), nil
+			}
+			defer release()
+		}
 		cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
 		defer cancel()
 		prog := s.startProgress(cctx, req, started)
@@ -91,10 +103,30 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 	}
 }
 
-func (s *server) logCall(name, client string, started time.Time, res *mcp.CallToolResult, err error) {
-	isError := res != nil && res.IsError
-	s.log.Debug("tool call", "tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds(),
-		"is_error", isError, "error", err)
+func (s *server) logCall(req *mcp.CallToolRequest, name, client string, p *auth.Principal, started time.Time, res *mcp.CallToolResult, err error) {
+	attrs := []any{"tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds()}
+	if p != nil {
+		attrs = append(attrs, "principal", p.ID, "tenant", p.Tenant)
+	}
+	if id := requestID(req); id != "" {
+		attrs = append(attrs, "request_id", id)
+	}
+	outcome := "ok"
+	if res != nil && res.IsError {
+		outcome = errorType(res)
+	} else if err != nil {
+		outcome = "cancelled"
+	}
+	s.log.Info("tool call", append(attrs, "outcome", outcome)...)
+}
+
+// rateLimited answers a call refused by the limiter: when to retry, and that
+// nothing ran.
+func rateLimited(retry time.Duration, started time.Time) *mcp.CallToolResult {
+	secs := max(1, int(retry.Seconds()+0.999))
+	return errorBlock("rate_limited",
+		fmt.Sprintf("Too many calls for this API key or user right now; nothing was run. Wait %d s, then call again (fewer calls at once).", secs),
+		[]kv{{"retry_after_seconds", secs}}, baseMeta(started))
 }
 
 type clientKey struct{}

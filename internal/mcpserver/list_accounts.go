@@ -42,7 +42,7 @@ func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, sta
 		return errorBlock("invalid_query", "The arguments have problems; fix them and call list_accounts again.",
 			[]kv{{"problems", problems}}, baseMeta(started)), nil
 	}
-	accounts, err := s.accounts.Accounts(ctx)
+	accounts, err := s.accountsFor(ctx, principalOf(req.Extra))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -56,7 +56,7 @@ func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, sta
 			return !slices.Contains(platforms, a.Platform)
 		})
 	}
-	b := budget.Resolve(clientFrom(ctx), s.cfg.BudgetOverrides, 0)
+	b := s.budgetOf(ctx, principalOf(req.Extra))
 	return s.accountsResult(accounts, strings.Join(platforms, ","), b, started), nil
 }
 

@@ -196,7 +196,7 @@ func (s *server) promptHandler(p prompt) mcp.PromptHandler {
 		}
 		ctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
 		defer cancel()
-		accounts, err := s.accounts.Accounts(ctx)
+		accounts, err := s.accountsFor(ctx, principalOf(req.Extra))
 		if err != nil {
 			return nil, fmt.Errorf("listing the accounts: %w", err)
 		}

@@ -104,7 +104,17 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 // client's raw arguments and name, and returns the engine's blocks as they are:
 // _meta first, then the data, each its own text block, read once.
 func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*mcp.CallToolResult, error) {
-	res, err := s.engine.Query(ctx, answer.Request{Args: req.Params.Arguments, Client: clientFrom(ctx), Progress: reporterFrom(ctx)})
+	p := principalOf(req.Extra)
+	r := answer.Request{Args: req.Params.Arguments, Client: clientFrom(ctx), Progress: reporterFrom(ctx)}
+	if p != nil {
+		if p.Client != "" {
+			r.Client = p.Client
+		}
+		if p.Budget > 0 {
+			r.Budget, r.BudgetSource = p.Budget, "principal:"+p.ID
+		}
+	}
+	res, err := s.engineFor(p).Query(ctx, r)
 	if err != nil {
 		return nil, err
 	}

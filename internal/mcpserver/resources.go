@@ -51,7 +51,7 @@ func (s *server) readFields(_ context.Context, req *mcp.ReadResourceRequest) (*m
 func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
 	defer cancel()
-	accounts, err := s.accounts.Accounts(ctx)
+	accounts, err := s.accountsFor(ctx, principalOf(req.Extra))
 	if err != nil {
 		return nil, err
 	}

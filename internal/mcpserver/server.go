@@ -53,6 +53,11 @@ type Config struct {
 	// ProgressInterval is how often a running call that asked for progress is
 	// reported (DefaultProgressInterval when 0).
 	ProgressInterval time.Duration
+	// Observer, when set, is told about every finished tool call (metrics).
+	Observer Observer
+	// Limiter, when set, admits each principal's tool calls (rate, calls at
+	// once); calls without a principal (stdio) are not limited.
+	Limiter Limiter
 	// Version is the server version announced at initialize.
 	Version string
 }

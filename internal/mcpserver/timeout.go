@@ -25,7 +25,7 @@ type timeoutSuggestion struct {
 // comes from the last time the source answered, so nothing here waits on it).
 func (s *server) queryTimeout(req *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult {
 	q, err := query.ParseAndNormalize(req.Params.Arguments, query.Options{
-		Accounts: s.accounts.known(), Now: s.cfg.Now, MaxAccounts: s.cfg.MaxAccounts})
+		Accounts: principalOf(req.Extra).Filter(s.accounts.known()), Now: s.cfg.Now, MaxAccounts: s.cfg.MaxAccounts})
 	if err != nil {
 		q = nil
 	}

@@ -1,0 +1,92 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// Tenant isolation. Over authenticated HTTP every request carries a principal
+// (auth.Principal in the bearer token's info); every tool, resource and prompt
+// sees the source through it, so another tenant's account is exactly as unknown
+// as an account that does not exist — in list_accounts, in query's
+// normalization ("unknown account"), in too_many_accounts' list, in summaries
+// and suggestions (built from the query's own accounts), in timeouts' narrower
+// queries and in error texts. Over stdio there is no principal: the local user
+// sees every account.
+
+// principalOf is the caller of a request (nil over stdio).
+func principalOf(extra *mcp.RequestExtra) *auth.Principal {
+	if extra == nil {
+		return nil
+	}
+	return auth.FromTokenInfo(extra.TokenInfo)
+}
+
+// scoped is the source as one principal sees it.
+type scoped struct {
+	source.Source
+	p *auth.Principal
+}
+
+func (s scoped) Accounts(ctx context.Context) ([]ads.Account, error) {
+	all, err := s.Source.Accounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.p.Filter(all), nil
+}
+
+// Query refuses accounts outside the principal's, as a second line of defence
+// (normalization only knows the principal's accounts, so none should arrive).
+func (s scoped) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	for _, a := range q.Accounts {
+		if !s.p.Allows(a) {
+			return nil, fmt.Errorf("account %s not found", a.AccountID)
+		}
+	}
+	return s.Source.Query(ctx, q)
+}
+
+// accountsFor lists the accounts the caller may see.
+func (s *server) accountsFor(ctx context.Context, p *auth.Principal) ([]ads.Account, error) {
+	all, err := s.accounts.Accounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p.Filter(all), nil
+}
+
+// engineFor is the query engine as the caller sees the source.
+func (s *server) engineFor(p *auth.Principal) *answer.Engine {
+	if p == nil {
+		return s.engine
+	}
+	e := *s.engine
+	e.Source = scoped{Source: s.accounts, p: p}
+	return &e
+}
+
+// budgetOf is the caller's budget for list answers: the principal's own when
+// it has one, else its profile's or the MCP client's.
+func (s *server) budgetOf(ctx context.Context, p *auth.Principal) budget.Budget {
+	client := clientFrom(ctx)
+	if p != nil && p.Client != "" {
+		client = p.Client
+	}
+	if p != nil && p.Budget > 0 {
+		b := budget.Resolve(client, map[string]int{"*": p.Budget}, 0) // keeps the Claude margin
+		b.Source = "principal:" + p.ID
+		return b
+	}
+	return budget.Resolve(client, s.cfg.BudgetOverrides, 0)
+}
