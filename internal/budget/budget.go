@@ -94,3 +94,21 @@ func lookupFold(m map[string]int, key string) (int, bool) {
 func (b Budget) String() string {
 	return fmt.Sprintf("%d tokens (%s; fitted to %d)", b.Tokens, b.Source, b.Effective)
 }
+
+// KnownClient is the client named by a User-Agent header when it is one in the
+// table ("claude-code/2.1.0 (cli)" → "claude-code", "openai-mcp/1.0" →
+// "openai-mcp"); empty otherwise. Stateless HTTP serves older clients without
+// their clientInfo, and a User-Agent is better than the default budget only
+// when it names a known client.
+func KnownClient(userAgent string) string {
+	product, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
+	product, _, _ = strings.Cut(product, "/")
+	for _, p := range Profiles {
+		for _, n := range p.Names {
+			if strings.EqualFold(n, product) {
+				return n
+			}
+		}
+	}
+	return ""
+}

@@ -31,3 +31,19 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestKnownClient(t *testing.T) {
+	for ua, want := range map[string]string{
+		"claude-code/2.1.0 (cli)": "claude-code",
+		"Claude-AI/1.0":           "claude-ai",
+		"openai-mcp/1.0.0":        "openai-mcp",
+		"ChatGPT":                 "ChatGPT",
+		"node":                    "",
+		"Mozilla/5.0 claude-code": "",
+		"":                        "",
+	} {
+		if got := KnownClient(ua); got != want {
+			t.Errorf("%q: %q, want %q", ua, got, want)
+		}
+	}
+}

@@ -35,6 +35,22 @@ type HTTPOptions struct {
 	// AllowedOrigins are browser origins trusted for cross-origin requests, e.g.
 	// "https://app.example.com". Others are refused with 403.
 	AllowedOrigins []string
+	// Auth, when set, wraps /mcp: it authenticates every request and puts the
+	// caller's auth.Principal in the go-sdk's token info (401 otherwise).
+	Auth func(http.Handler) http.Handler
+	// Around, when set, wraps every route (request ids, access log).
+	Around func(http.Handler) http.Handler
+	// Handlers are more routes, by pattern: "GET /metrics", "GET /readyz",
+	// "/.well-known/oauth-protected-resource".
+	Handlers map[string]http.Handler
+	// Stateless serves every request without a session (protocol 2026-07-28
+	// sessionless requests), so replicas behind any load balancer need no sticky
+	// sessions. Clients of older protocol versions then have no name for the
+	// budget; the User-Agent stands in for it.
+	Stateless bool
+	// MaxSessions caps open sessions (stateful mode); a new session beyond it
+	// gets 503. 0: no cap.
+	MaxSessions int
 }
 
 // HTTPServer serves the MCP server over streamable HTTP at /mcp, stateful so
@@ -53,8 +69,10 @@ type HTTPServer struct {
 
 	posts inflight // POST requests in progress: the tool calls
 	// stream is the SDK's handler, which cancelCall talks to.
-	stream   http.Handler
-	maxBytes int64
+	stream      http.Handler
+	maxBytes    int64
+	maxSessions int
+	stateless   bool
 }
 
 // inflight counts requests in progress until it is closed; then it refuses new
@@ -129,12 +147,23 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 		Logger:              s.log,
 		SessionTimeout:      opts.SessionIdleTimeout,
 		MaxRequestBodyBytes: opts.MaxRequestBytes,
+		Stateless:           opts.Stateless,
 	})
 	mux := http.NewServeMux()
-	h.stream, h.maxBytes = stream, opts.MaxRequestBytes
-	mux.Handle(MCPPath, cop.Handler(h.track(h.cancelOnDisconnect(stream))))
+	h.stream, h.maxBytes, h.maxSessions, h.stateless = stream, opts.MaxRequestBytes, opts.MaxSessions, opts.Stateless
+	var mcpHandler http.Handler = h.track(h.cancelOnDisconnect(stream))
+	if opts.Auth != nil {
+		mcpHandler = opts.Auth(mcpHandler)
+	}
+	mux.Handle(MCPPath, cop.Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", h.healthz)
+	for pattern, handler := range opts.Handlers {
+		mux.Handle(pattern, handler)
+	}
 	h.handler = mux
+	if opts.Around != nil {
+		h.handler = opts.Around(mux)
+	}
 	return h, nil
 }
 
@@ -151,9 +180,23 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 				return
 			}
 			defer h.posts.leave()
+			if h.maxSessions > 0 && !h.stateless && r.Header.Get("Mcp-Session-Id") == "" && h.sessions() >= h.maxSessions {
+				w.Header().Set("Retry-After", "30")
+				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions))
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// sessions counts the open sessions.
+func (h *HTTPServer) sessions() int {
+	n := 0
+	for range h.mcp.Sessions() {
+		n++
+	}
+	return n
 }
 
 func (h *HTTPServer) healthz(w http.ResponseWriter, _ *http.Request) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -162,13 +163,19 @@ func newServer(cfg Config) *server {
 }
 
 // clientName is the calling client's clientInfo.name: from the request's own
-// metadata (protocol 2026-07-28), else from the session's initialize.
+// metadata (protocol 2026-07-28), else from the session's initialize, else —
+// for stateless HTTP, where older clients' names are unknown — the product in
+// their User-Agent when it is a client the budget table knows
+// ("claude-code/2.1.0 (…)" → claude-code).
 func clientName(req *mcp.CallToolRequest) string {
 	if req == nil {
 		return ""
 	}
-	if ci := req.ClientInfo(); ci != nil {
+	if ci := req.ClientInfo(); ci != nil && ci.Name != "" {
 		return ci.Name
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		return budget.KnownClient(req.Extra.Header.Get("User-Agent"))
 	}
 	return ""
 }
