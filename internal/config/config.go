@@ -45,6 +45,60 @@ type File struct {
 	// Sources are the ad platforms' APIs to query live. When any is set, they
 	// replace the embedded warehouse.
 	Sources Sources `yaml:"sources"`
+	// Tenants are the organizations a remote server serves, by name: the
+	// accounts each may see. API keys and tokens map to one.
+	Tenants map[string]Tenant `yaml:"tenants"`
+	// Auth configures who may call `serve --http` (docs/auth.md).
+	Auth Auth `yaml:"auth"`
+	// Limits bound each principal's calls.
+	Limits Limits `yaml:"limits"`
+}
+
+// Tenant is the accounts (IDs, or "*" for all) and platforms one tenant sees.
+type Tenant struct {
+	Accounts  []string `yaml:"accounts"`
+	Platforms []string `yaml:"platforms"`
+}
+
+// Auth is the HTTP server's authentication: API keys, OAuth, or both.
+type Auth struct {
+	APIKeys []APIKey `yaml:"api_keys"`
+	OAuth   *OAuth   `yaml:"oauth"`
+}
+
+// Enabled reports whether any authentication is configured.
+func (a Auth) Enabled() bool { return len(a.APIKeys) > 0 || a.OAuth != nil }
+
+// APIKey is one key, stored as the SHA-256 of the key (adsmcp keygen).
+type APIKey struct {
+	ID                string `yaml:"id"`
+	SHA256            string `yaml:"sha256"`
+	Tenant            string `yaml:"tenant"`
+	Client            string `yaml:"client"`
+	Budget            int    `yaml:"budget"`
+	Revoked           bool   `yaml:"revoked"`
+	RequestsPerMinute int    `yaml:"requests_per_minute"`
+	MaxConcurrent     int    `yaml:"max_concurrent"`
+}
+
+// OAuth makes the server an OAuth 2.1 resource server: JWT bearer tokens from
+// Issuer, for Audience, checked against JWKSURL.
+type OAuth struct {
+	Issuer               string   `yaml:"issuer"`
+	Audience             string   `yaml:"audience"`
+	JWKSURL              string   `yaml:"jwks_url"`
+	Scopes               []string `yaml:"scopes"`
+	TenantClaim          string   `yaml:"tenant_claim"`
+	ClientClaim          string   `yaml:"client_claim"`
+	Resource             string   `yaml:"resource"`
+	AuthorizationServers []string `yaml:"authorization_servers"`
+	Leeway               Duration `yaml:"leeway"`
+}
+
+// Limits bound each principal (an API key or a token's subject).
+type Limits struct {
+	RequestsPerMinute int `yaml:"requests_per_minute"`
+	MaxConcurrent     int `yaml:"max_concurrent"`
 }
 
 // Sources are the live ad-platform connectors.
@@ -109,6 +163,13 @@ type HTTP struct {
 	// AllowedOrigins are browser origins (scheme://host[:port]) allowed to call
 	// the server cross-origin, e.g. a web MCP client's page.
 	AllowedOrigins []string `yaml:"allowed_origins"`
+	// Stateless serves requests without sessions (replicas need no sticky
+	// sessions; see docs/deployment.md).
+	Stateless bool `yaml:"stateless"`
+	// MaxSessions caps open sessions (0: no cap).
+	MaxSessions int `yaml:"max_sessions"`
+	// Metrics serves Prometheus metrics at /metrics.
+	Metrics *bool `yaml:"metrics"`
 }
 
 // Log configures logging.
@@ -285,6 +346,30 @@ func (f *File) check() error {
 		if g.Workers < 0 {
 			bad("sources.google_ads.workers must be positive")
 		}
+	}
+	for name, t := range f.Tenants {
+		if len(t.Accounts) == 0 {
+			bad("tenants.%s.accounts is empty: list the account IDs it may see, or \"*\" for all", name)
+		}
+	}
+	seen := map[string]bool{}
+	for i, k := range f.Auth.APIKeys {
+		switch {
+		case k.ID == "":
+			bad("auth.api_keys[%d].id is empty: name the key (it appears in logs, never the key itself)", i)
+		case seen[k.ID]:
+			bad("auth.api_keys[%d].id %q is used twice", i, k.ID)
+		}
+		seen[k.ID] = true
+		if _, ok := f.Tenants[k.Tenant]; !ok {
+			bad("auth.api_keys[%d] (%s): tenant %q is not under tenants:", i, k.ID, k.Tenant)
+		}
+	}
+	if o := f.Auth.OAuth; o != nil && (o.Issuer == "" || o.Audience == "" || o.JWKSURL == "") {
+		bad("auth.oauth needs issuer, audience and jwks_url")
+	}
+	if f.HTTP.MaxSessions < 0 || f.Limits.RequestsPerMinute < 0 || f.Limits.MaxConcurrent < 0 {
+		bad("http.max_sessions, limits.requests_per_minute and limits.max_concurrent must be positive")
 	}
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))

@@ -189,3 +189,36 @@ sources:
 		t.Error("no sources configured, yet Live")
 	}
 }
+
+// TestRemoteSettings: tenants, API keys, OAuth and limits read and checked.
+func TestRemoteSettings(t *testing.T) {
+	f, err := Parse([]byte(`
+tenants:
+  acme: {accounts: [act_1, "617-204-8851"], platforms: [meta_ads]}
+  all: {accounts: ["*"]}
+auth:
+  api_keys:
+    - {id: acme-bot, sha256: 5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8, tenant: acme, client: claude-ai, budget: 20000}
+  oauth: {issuer: "https://id.example.com/", audience: "https://ads.example.com/mcp", jwks_url: "https://id.example.com/jwks", scopes: [ads.read], tenant_claim: org}
+limits: {requests_per_minute: 60, max_concurrent: 2}
+http: {stateless: true, max_sessions: 100}
+`), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Auth.Enabled() || f.Auth.APIKeys[0].Budget != 20000 || f.Auth.OAuth.TenantClaim != "org" || f.Limits.MaxConcurrent != 2 ||
+		!f.HTTP.Stateless || f.HTTP.MaxSessions != 100 || len(f.Tenants["acme"].Accounts) != 2 {
+		t.Errorf("%+v", f)
+	}
+	_, err = Parse([]byte(`
+tenants: {empty: {accounts: []}}
+auth:
+  api_keys: [{id: a, sha256: x, tenant: nope}, {id: a, sha256: y, tenant: empty}, {sha256: z, tenant: empty}]
+  oauth: {issuer: x}
+`), env(nil))
+	for _, want := range []string{"tenants.empty.accounts is empty", `tenant "nope" is not under tenants`, `id "a" is used twice`, "api_keys[2].id is empty", "auth.oauth needs issuer, audience and jwks_url"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q in %v", want, err)
+		}
+	}
+}
