@@ -84,6 +84,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newDemoCommand(g),
 		newVersionCommand(),
 		newServeCommand(g),
+		newKeygenCommand(),
 	)
 	return root
 }

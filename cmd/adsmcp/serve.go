@@ -13,6 +13,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 type serveFlags struct {
@@ -21,6 +22,8 @@ type serveFlags struct {
 	budgets     []string
 	listen      string
 	today       string
+	stateless   bool
+	insecure    bool
 }
 
 func newServeCommand(g *globals) *cobra.Command {
@@ -64,7 +67,7 @@ with narrower queries. Flags override the config file.`,
 			if f.listen == "" {
 				return serveStdio(cmd, cfg)
 			}
-			return serveHTTP(ctx, cmd, g, cfg, f.listen)
+			return serveHTTP(ctx, cmd, g, cfg, f, src)
 		},
 	}
 	f.register(cmd)
@@ -77,6 +80,8 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.maxAccounts, "max-accounts", query.DefaultMaxAccounts, "most accounts one query may span (more answers too_many_accounts)")
 	fl.StringArrayVar(&f.budgets, "budget-for", nil, `token budget for a client, as name=tokens (e.g. claude-code=80000; "*" for every client); repeatable`)
 	fl.StringVar(&f.listen, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	fl.BoolVar(&f.stateless, "stateless", false, "HTTP: serve every request without a session, so replicas need no sticky sessions (see docs/deployment.md)")
+	fl.BoolVar(&f.insecure, "allow-unauthenticated", false, "HTTP: allow a non-loopback address without auth: configured (only behind a proxy that authenticates)")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD; for demos and tests on a fixed warehouse)")
 }
 
@@ -132,15 +137,23 @@ func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 	return err
 }
 
-func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, addr string) error {
-	h := g.cfg.HTTP
-	srv, err := mcpserver.NewHTTPServer(cfg, mcpserver.HTTPOptions{
-		MaxRequestBytes:    h.MaxRequestBytes,
-		SessionIdleTimeout: time.Duration(h.SessionIdleTimeout),
-		AllowedOrigins:     h.AllowedOrigins,
-	})
+func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, f *serveFlags, src source.Source) error {
+	addr := f.listen
+	if exposedWithoutAuth(addr, g.cfg) && !f.insecure {
+		return fmt.Errorf("--http %s: anyone who can reach this address could read the ad data, and no auth: is configured; "+
+			"configure API keys or OAuth (docs/auth.md), bind 127.0.0.1, or pass --allow-unauthenticated behind a proxy that authenticates", addr)
+	}
+	stateless := f.stateless || g.cfg.HTTP.Stateless
+	rem, err := newRemote(ctx, g.cfg, &cfg, src, cfg.Logger, stateless)
 	if err != nil {
 		return err
+	}
+	srv, err := mcpserver.NewHTTPServer(cfg, rem.opts)
+	if err != nil {
+		return err
+	}
+	if rem.metrics != nil {
+		rem.metrics.SetSessionsFunc(srv.Sessions)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -150,7 +163,8 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 	// the real one when addr asked for :0).
 	fmt.Fprintf(stderrOf(cmd), "adsmcp: serving MCP at http://%s%s (health: /healthz)\n", ln.Addr(), mcpserver.MCPPath)
 	cfg.Logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "deadline", cfg.Deadline,
-		"max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
+		"max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides, "stateless", stateless,
+		"auth", g.cfg.Auth.Enabled(), "tenants", len(g.cfg.Tenants))
 	return srv.Serve(ctx, ln)
 }
 

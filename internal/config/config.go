@@ -365,8 +365,8 @@ func (f *File) check() error {
 			bad("auth.api_keys[%d] (%s): tenant %q is not under tenants:", i, k.ID, k.Tenant)
 		}
 	}
-	if o := f.Auth.OAuth; o != nil && (o.Issuer == "" || o.Audience == "" || o.JWKSURL == "") {
-		bad("auth.oauth needs issuer, audience and jwks_url")
+	if o := f.Auth.OAuth; o != nil && (o.Issuer == "" || o.JWKSURL == "" || o.Audience == "" && o.Resource == "") {
+		bad("auth.oauth needs issuer, jwks_url, and audience or resource (this server's /mcp URL)")
 	}
 	if f.HTTP.MaxSessions < 0 || f.Limits.RequestsPerMinute < 0 || f.Limits.MaxConcurrent < 0 {
 		bad("http.max_sessions, limits.requests_per_minute and limits.max_concurrent must be positive")

@@ -216,7 +216,7 @@ auth:
   api_keys: [{id: a, sha256: x, tenant: nope}, {id: a, sha256: y, tenant: empty}, {sha256: z, tenant: empty}]
   oauth: {issuer: x}
 `), env(nil))
-	for _, want := range []string{"tenants.empty.accounts is empty", `tenant "nope" is not under tenants`, `id "a" is used twice`, "api_keys[2].id is empty", "auth.oauth needs issuer, audience and jwks_url"} {
+	for _, want := range []string{"tenants.empty.accounts is empty", `tenant "nope" is not under tenants`, `id "a" is used twice`, "api_keys[2].id is empty", "auth.oauth needs issuer, jwks_url, and audience or resource"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q in %v", want, err)
 		}

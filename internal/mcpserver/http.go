@@ -190,6 +190,9 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 	})
 }
 
+// Sessions counts the open sessions (for the sessions gauge).
+func (h *HTTPServer) Sessions() int { return h.sessions() }
+
 // sessions counts the open sessions.
 func (h *HTTPServer) sessions() int {
 	n := 0
