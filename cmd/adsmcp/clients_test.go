@@ -12,11 +12,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -206,45 +204,7 @@ func TestSDKClientStdio(t *testing.T) {
 // expects a clean exit.
 func startHTTP(t *testing.T, e clientsEnv) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
-	cmd := exec.CommandContext(ctx, e.bin, "serve", "--db", e.db, "--http", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "ADSMCP_CONFIG=")
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		defer cancel()
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("server exit after SIGTERM: %v\n%s", err, stderr.String())
-			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("server still running 10 s after SIGTERM")
-		}
-	})
-	// The server prints the address it got: no race for a free port.
-	addrRE := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		m := addrRE.FindStringSubmatch(stderr.String())
-		if m == nil {
-			continue
-		}
-		resp, err := http.Get(strings.TrimSuffix(m[1], "/mcp") + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return m[1]
-			}
-		}
-	}
-	t.Fatalf("the HTTP server did not become healthy in 30 s:\n%s", stderr.String())
-	return ""
+	return serveHTTPProcess(t, e.bin, "serve", "--db", e.db, "--http", "127.0.0.1:0")
 }
 
 func TestRealClientsHTTP(t *testing.T) {

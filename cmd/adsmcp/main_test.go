@@ -6,10 +6,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
+	"net/http"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -208,4 +211,50 @@ func TestQueryPrintsTheToolResponse(t *testing.T) {
 		!(strings.Contains(small, `"granularity_change"`) || strings.Contains(small, `"type":"data_too_large"`)) {
 		t.Errorf("--budget 2000 did not shrink the response:\n%.600s", small)
 	}
+}
+
+// serveHTTPProcess runs the binary with args (a `serve --http 127.0.0.1:0 …`
+// command line), waits until it is healthy and returns its /mcp URL; at the end
+// of the test it sends SIGTERM and expects a clean exit.
+func serveHTTPProcess(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "ADSMCP_CONFIG=")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		defer cancel()
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("server exit after SIGTERM: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("server still running 10 s after SIGTERM")
+		}
+	})
+	// The server prints the address it got: no race for a free port.
+	addrRE := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		m := addrRE.FindStringSubmatch(stderr.String())
+		if m == nil {
+			continue
+		}
+		resp, err := http.Get(strings.TrimSuffix(m[1], "/mcp") + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return m[1]
+			}
+		}
+	}
+	t.Fatalf("the HTTP server did not become healthy in 30 s:\n%s", stderr.String())
+	return ""
 }
