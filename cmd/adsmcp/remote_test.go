@@ -104,3 +104,41 @@ limits: {requests_per_minute: 600, max_concurrent: 2}
 		t.Errorf("0.0.0.0 without auth: %v", err)
 	}
 }
+
+// TestTwoStatelessReplicas: two `serve --stateless` processes on one warehouse,
+// called alternately with no session (as a round-robin balancer would), answer
+// every call alike, and a client's User-Agent picks its budget.
+func TestTwoStatelessReplicas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	var urls []string
+	for range 2 {
+		urls = append(urls, serveHTTPProcess(t, binary(t), "serve", "--db", testDB(t), "--http", "127.0.0.1:0", "--stateless", "--today", "2026-03-15"))
+	}
+	var answers []string
+	for i := range 4 {
+		req, _ := http.NewRequest(http.MethodPost, urls[i%2], strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"query","arguments":{"metrics":["spend","clicks"],"dimensions":["account_name"],"platforms":["meta_ads"],"date_preset":"last_7d"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		req.Header.Set("User-Agent", "claude-code/2.1.0")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(string(body), `\"budget_source\":\"client:claude-code\"`) {
+			t.Fatalf("replica %d: %d %s", i%2, resp.StatusCode, body)
+		}
+		_, csv, _ := strings.Cut(string(body), `"text":"account_name`)
+		answers = append(answers, csv)
+	}
+	for i := 1; i < len(answers); i++ {
+		if answers[i] != answers[0] || answers[0] == "" {
+			t.Errorf("replica answers differ:\n%s\n%s", answers[0], answers[i])
+		}
+	}
+}
