@@ -85,6 +85,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newVersionCommand(),
 		newServeCommand(g),
 		newKeygenCommand(),
+		newLoadCommand(),
 	)
 	return root
 }
