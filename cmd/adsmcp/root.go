@@ -86,6 +86,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newServeCommand(g),
 		newKeygenCommand(),
 		newLoadCommand(),
+		newImportCommand(g),
 	)
 	return root
 }

@@ -1,0 +1,140 @@
+package importer
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+)
+
+// fuzzSeeds are small exports of every shape the parser knows, and broken ones.
+var fuzzSeeds = []string{
+	// Meta, English, totals line, thousands separators.
+	`"Reporting starts","Reporting ends","Campaign name","Day","Reach","Impressions","Amount spent (USD)","Link clicks","Clicks (all)","Results","Result indicator"
+"2026-01-01","2026-01-02","","","3,000","12,000","1,234.56","300","400","",""
+"2026-01-01","2026-01-01","A","2026-01-01","1,500","6,000","600.00","150","200","3","actions:offsite_conversion.fb_pixel_purchase"
+"2026-01-02","2026-01-02","A","2026-01-02","1,600","6,000","634.56","150","200","2","reach"
+`,
+	// Meta, Spanish, ad sets and ads, decimal commas.
+	`"Inicio del informe","Fin del informe","Nombre de la campaña","Nombre del conjunto de anuncios","Nombre del anuncio","Día","Impresiones","Importe gastado (EUR)","Compras","Valor de conversión de compras"
+"2026-02-01","2026-02-01","Rebajas","Mujeres","Vídeo 1","2026-02-01","1.000","12,34","1","50,00"
+`,
+	// Meta, account level, one-day periods.
+	`"Reporting starts","Reporting ends","Reach","Impressions","Amount spent (ARS)"
+"2026-03-01","2026-03-01","1.000","1.500","10.000,00"
+`,
+	// Meta with breakdowns.
+	`"Account ID","Campaign ID","Campaign name","Day","Age","Country","Platform","Device platform","Impressions","Amount spent (USD)"
+1,2,C,2026-01-01,18-24,US,facebook,mobile_app,10,1.00
+1,2,C,2026-01-01,25-34,US,facebook,mobile_app,10,1.00
+`,
+	// Google, English, preamble and totals.
+	"Campaign report\n\"January 1, 2026 - January 2, 2026\"\nDay,Campaign,Campaign ID,Ad group,Ad group ID,Currency code,Cost,Impr.,Clicks,Conversions,Conv. value\n" +
+		"2026-01-01,Brand,1,AG,10,USD,\"1,234.50\",\"12,345\",678,12.50,\"1,500.00\"\n2026-01-02,Brand,1,AG,10,USD,--,--,--,--,--\nTotal: Account,--,--,--,--,USD,\"1,234.50\",\"12,345\",678,12.50,\"1,500.00\"\n",
+	// Google, Spanish, semicolons, CRLF.
+	"Informe\r\n\"1 feb 2026 - 2 feb 2026\"\r\nDía;Campaña;Código de moneda;Coste;Impr.;Clics;Conversiones\r\n2026-02-01;Marca;EUR;1.234,56;12.345;678;12,5\r\nTotal: campañas;--;EUR;1.234,56;12.345;678;12,5\r\n",
+	// Tabs, sep= hint.
+	"sep=\t\nDay\tCampaign\tCost\tImpr.\n2026-01-01\tC\t1.00\t10\n",
+	// Broken: mixed styles, bad quote, short line, negative, bad date.
+	"Day,Campaign,Cost,Impr.\n2026-01-01,C,\"1,234.50\",1\n2026-01-02,C,\"1.234,50\",1\n",
+	"Day,Campaign,Cost,Impr.\n2026-01-01,C \"x\",1.00,1\n",
+	"Day,Campaign,Cost,Impr.\n2026-01-01,C,1.00\n",
+	"Day,Campaign,Cost,Impr.\n2026-01-01,C,-1.00,1\n",
+	"Day,Campaign,Cost,Impr.\nyesterday,C,1.00,1\n",
+	"",
+	"\xff\xfe",
+	// Every line without activity: nothing to add, the dates still covered.
+	"\"Account ID\",\"Campaign name\",\"Day\",\"Impressions\",\"Amount spent (USD)\"\n1,C,2000 01 01,0,0\n",
+	"\xef\xbb\xbf\"Campaign name\",\"Day\",\"Amount spent (USD)\",\"Impressions\"\nC,2026-01-01,99999999999999.999999,9223372036854775807\n",
+}
+
+// FuzzParseExport: any bytes, no panic; an error is an *Error naming the file;
+// a success holds consistent rows (dates in range, IDs that resolve, no negative
+// or non-finite metric, counts that add up), and parsing again gives the same.
+func FuzzParseExport(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	files, _ := filepath.Glob("testdata/*.csv")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data, true)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, flags bool) {
+		opt := Options{}
+		if flags {
+			opt = Options{AccountID: "act_1", AccountName: "A", Currency: "USD", Timezone: "UTC"}
+		}
+		ex, err := Parse("fuzz.csv", data, opt)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "fuzz.csv" || e.Reason == "" {
+				t.Fatalf("error %T %v", err, err)
+			}
+			return
+		}
+		checkExport(t, ex)
+		again, err := Parse("fuzz.csv", data, opt)
+		if err != nil || len(again.Facts) != len(ex.Facts) || again.Report.SHA256 != ex.Report.SHA256 {
+			t.Fatalf("second parse differs: %v", err)
+		}
+	})
+}
+
+func checkExport(t *testing.T, ex *Export) {
+	t.Helper()
+	if len(ex.Facts) == 0 && ex.Report.RowsImported > 0 || len(ex.Accounts) == 0 || ex.Last.Before(ex.First) {
+		t.Fatalf("empty or inverted export: %d facts, %d accounts, %v–%v", len(ex.Facts), len(ex.Accounts), ex.First, ex.Last)
+	}
+	accounts := map[string]bool{}
+	for _, a := range ex.Accounts {
+		if a.AccountID == "" || !isCurrency(a.Currency) || a.Timezone == "" || a.AccountName == "" {
+			t.Fatalf("account %+v", a)
+		}
+		accounts[a.AccountID] = true
+	}
+	campaigns := map[string]bool{}
+	for _, c := range ex.Campaigns {
+		if c.CampaignID == "" || !accounts[c.AccountID] {
+			t.Fatalf("campaign %+v", c)
+		}
+		campaigns[c.CampaignID] = true
+	}
+	adsets := map[string]bool{}
+	for _, s := range ex.AdSets {
+		if s.AdSetID == "" || !campaigns[s.CampaignID] {
+			t.Fatalf("ad set %+v", s)
+		}
+		adsets[s.AdSetID] = true
+	}
+	for _, a := range ex.Ads {
+		if a.AdID == "" || !adsets[a.AdSetID] {
+			t.Fatalf("ad %+v", a)
+		}
+	}
+	for _, f := range ex.Facts {
+		switch {
+		case !accounts[f.AccountID], f.CampaignID != "" && !campaigns[f.CampaignID], f.AdSetID != "" && !adsets[f.AdSetID]:
+			t.Fatalf("fact with unknown IDs %+v", f)
+		case f.Date.Before(ex.First) || f.Date.After(ex.Last):
+			t.Fatalf("fact outside %v–%v: %+v", ex.First, ex.Last, f)
+		case f.SpendMicros < 0 || f.Impressions < 0 || f.Clicks < 0 || f.LinkClicks < ads.NotReported || f.VideoViews < 0 ||
+			f.ConversionValueMicros < 0 || f.Conversions < 0 || math.IsNaN(f.Conversions) || math.IsInf(f.Conversions, 0):
+			t.Fatalf("bad metric %+v", f)
+		}
+	}
+	for _, r := range ex.Reach {
+		if r.Reach < 0 || r.Grain != "daily" || (r.Level != "account" && r.Level != "campaign") {
+			t.Fatalf("reach %+v", r)
+		}
+	}
+	rep := ex.Report
+	if rep.Facts != len(ex.Facts) || rep.RowsImported < rep.Facts || rep.RowsImported+rep.SkippedLines() > rep.DataLines {
+		t.Fatalf("report counts %+v", rep)
+	}
+}

@@ -1,0 +1,271 @@
+package importer
+
+import (
+	"regexp"
+	"strings"
+)
+
+// kind is what a column holds.
+type kind int
+
+const (
+	colUnknown kind = iota // not recognized: ignored, listed in the report
+	colDerived             // a ratio or other value recomputed from imported parts: ignored
+	colDay
+	colReportStart
+	colReportEnd
+	colPeriod // a week or month breakdown: the warehouse needs days
+	colAccountID
+	colAccountName
+	colCurrency
+	colCampaignID
+	colCampaignName
+	colAdSetID
+	colAdSetName
+	colAdID
+	colAdName
+	colObjective
+	colStatus
+	colCountry
+	colDevice
+	colPublisher
+	colBreakdown // age, gender, region…: rows are summed, reach is left out
+	colSpend
+	colImpressions
+	colClicks
+	colLinkClicks
+	colResults
+	colResultType
+	colPurchases
+	colPurchaseValue
+	colConversions
+	colConversionValue
+	colReach
+	colVideoViews
+	numKinds
+)
+
+var kindNames = map[kind]string{
+	colDay: "day", colReportStart: "reporting start", colReportEnd: "reporting end", colPeriod: "week or month",
+	colAccountID: "account ID", colAccountName: "account name", colCurrency: "currency",
+	colCampaignID: "campaign ID", colCampaignName: "campaign name", colAdSetID: "ad set ID",
+	colAdSetName: "ad set name", colAdID: "ad ID", colAdName: "ad name", colObjective: "objective",
+	colStatus: "status", colCountry: "country", colDevice: "device", colPublisher: "publisher platform",
+	colSpend: "spend", colImpressions: "impressions", colClicks: "clicks", colLinkClicks: "link clicks",
+	colResults: "results", colResultType: "result type", colPurchases: "purchases",
+	colPurchaseValue: "purchase value", colConversions: "conversions", colConversionValue: "conversion value",
+	colReach: "reach", colVideoViews: "video views",
+}
+
+// isMetric: the columns whose cells are numbers.
+func (k kind) isMetric() bool { return k >= colSpend && k != colResultType }
+
+// isInteger: the metric columns that must hold whole numbers.
+func (k kind) isInteger() bool {
+	switch k {
+	case colImpressions, colClicks, colLinkClicks, colReach, colVideoViews, colPurchases:
+		return true
+	}
+	return false
+}
+
+// isDimension: the columns that name what a row is about (all empty on a totals row).
+func (k kind) isDimension() bool {
+	return k >= colAccountID && k <= colAdName && k != colCurrency || k == colCountry || k == colDevice || k == colPublisher
+}
+
+// platform bits of a header.
+const (
+	pMeta   = 1
+	pGoogle = 2
+	pBoth   = pMeta | pGoogle
+)
+
+type headerDef struct {
+	kind     kind
+	platform int
+	lang     string // en, es, or "" when the same in both
+}
+
+// headers maps a folded header (see foldHeader) to its meaning.
+var headers = map[string]headerDef{}
+
+// def adds names to the dictionary. A name in both languages or on both
+// platforms is merged; one name with two meanings is a mistake.
+func def(k kind, platform int, lang string, names ...string) {
+	for _, n := range names {
+		d, ok := headers[n]
+		if !ok {
+			headers[n] = headerDef{k, platform, lang}
+			continue
+		}
+		if d.kind != k {
+			panic("importer: header " + n + " defined twice")
+		}
+		d.platform |= platform
+		if d.lang != lang {
+			d.lang = ""
+		}
+		headers[n] = d
+	}
+}
+
+func init() {
+	// Meta Ads Manager, English.
+	def(colReportStart, pMeta, "en", "reporting starts")
+	def(colReportEnd, pMeta, "en", "reporting ends")
+	def(colAccountName, pMeta, "en", "account name")
+	def(colAccountID, pMeta, "en", "account id")
+	def(colCampaignName, pMeta, "en", "campaign name")
+	def(colCampaignID, pBoth, "en", "campaign id")
+	def(colAdSetName, pMeta, "en", "ad set name")
+	def(colAdSetID, pMeta, "en", "ad set id")
+	def(colAdName, pMeta, "en", "ad name")
+	def(colAdID, pBoth, "en", "ad id")
+	def(colReach, pMeta, "en", "reach")
+	def(colSpend, pMeta, "en", "amount spent")
+	def(colLinkClicks, pMeta, "en", "link clicks")
+	def(colClicks, pMeta, "en", "clicks (all)")
+	def(colResults, pMeta, "en", "results")
+	def(colResultType, pMeta, "en", "result indicator", "result type")
+	def(colPurchases, pMeta, "en", "purchases", "website purchases")
+	def(colPurchaseValue, pMeta, "en", "purchases conversion value", "website purchases conversion value", "purchase conversion value")
+	def(colVideoViews, pMeta, "en", "3-second video plays", "video plays")
+	def(colStatus, pMeta, "en", "campaign delivery", "delivery")
+	def(colObjective, pMeta, "en", "objective")
+	def(colDevice, pMeta, "en", "device platform", "impression device")
+	def(colPublisher, pMeta, "en", "platform")
+	def(colCountry, pMeta, "en", "country")
+	def(colBreakdown, pMeta, "en", "age", "gender", "region", "dma region", "placement")
+	def(colDerived, pMeta, "en", "frequency", "cost per result", "cpm (cost per 1,000 impressions)", "ctr (all)",
+		"cpc (all)", "cpc (cost per link click)", "ctr (link click-through rate)", "purchase roas (return on ad spend)",
+		"cost per purchase", "attribution setting", "ends", "starts", "ad set budget", "ad set budget type",
+		"budget", "bid", "bid type", "thruplays", "cost per thruplay", "quality ranking", "result rate",
+		"ad set delivery", "ad delivery", "ad set run status", "ad creative", "unique link clicks")
+
+	// Meta Ads Manager, Spanish.
+	def(colReportStart, pMeta, "es", "inicio del informe")
+	def(colReportEnd, pMeta, "es", "fin del informe")
+	def(colAccountName, pMeta, "es", "nombre de la cuenta")
+	def(colAccountID, pMeta, "es", "identificador de la cuenta", "id de la cuenta")
+	def(colCampaignName, pMeta, "es", "nombre de la campana")
+	def(colCampaignID, pMeta, "es", "identificador de la campana", "id de la campana")
+	def(colAdSetName, pMeta, "es", "nombre del conjunto de anuncios")
+	def(colAdSetID, pMeta, "es", "identificador del conjunto de anuncios", "id del conjunto de anuncios")
+	def(colAdName, pMeta, "es", "nombre del anuncio")
+	def(colAdID, pMeta, "es", "identificador del anuncio", "id del anuncio")
+	def(colReach, pMeta, "es", "alcance")
+	def(colSpend, pMeta, "es", "importe gastado")
+	def(colLinkClicks, pMeta, "es", "clics en el enlace")
+	def(colClicks, pMeta, "es", "clics (todos)")
+	def(colResults, pMeta, "es", "resultados")
+	def(colResultType, pMeta, "es", "indicador de resultados", "indicador de resultado", "tipo de resultado")
+	def(colPurchases, pMeta, "es", "compras", "compras en el sitio web")
+	def(colPurchaseValue, pMeta, "es", "valor de conversion de compras", "valor de conversion de las compras")
+	def(colVideoViews, pMeta, "es", "reproducciones de video de 3 segundos")
+	def(colStatus, pMeta, "es", "entrega de la campana", "entrega")
+	def(colObjective, pMeta, "es", "objetivo")
+	def(colDevice, pMeta, "es", "plataforma del dispositivo", "dispositivo de impresion")
+	def(colPublisher, pMeta, "es", "plataforma")
+	def(colCountry, pMeta, "es", "pais")
+	def(colBreakdown, pMeta, "es", "edad", "sexo", "region", "ubicacion")
+	def(colDerived, pMeta, "es", "frecuencia", "costo por resultado", "coste por resultado",
+		"cpm (costo por mil impresiones)", "cpm (coste por mil impresiones)", "ctr (todos)", "cpc (todos)",
+		"cpc (costo por clic en el enlace)", "cpc (coste por clic en el enlace)", "ctr (porcentaje de clics en el enlace)",
+		"roas (retorno de la inversion en publicidad) de compras", "costo por compra", "coste por compra",
+		"configuracion de atribucion", "finalizacion", "inicio", "presupuesto del conjunto de anuncios",
+		"presupuesto", "thruplays", "puja")
+
+	// Google Ads, English.
+	def(colDay, pBoth, "en", "day", "date")
+	def(colPeriod, pBoth, "en", "week", "month", "quarter", "year")
+	def(colCampaignName, pGoogle, "en", "campaign")
+	def(colAdSetName, pGoogle, "en", "ad group")
+	def(colAdSetID, pGoogle, "en", "ad group id")
+	def(colAccountName, pGoogle, "en", "account")
+	def(colAccountID, pGoogle, "en", "customer id")
+	def(colCurrency, pBoth, "en", "currency code", "currency")
+	def(colSpend, pGoogle, "en", "cost")
+	def(colImpressions, pBoth, "en", "impressions")
+	def(colImpressions, pGoogle, "en", "impr.")
+	def(colClicks, pGoogle, "en", "clicks")
+	def(colConversions, pGoogle, "en", "conversions")
+	def(colConversionValue, pGoogle, "en", "conv. value", "conversion value", "conversions value")
+	def(colVideoViews, pGoogle, "en", "views", "video views")
+	def(colObjective, pGoogle, "en", "campaign type", "advertising channel type")
+	def(colStatus, pGoogle, "en", "campaign status", "campaign state", "status")
+	def(colDevice, pGoogle, "en", "device")
+	def(colBreakdown, pGoogle, "en", "network", "network (with search partners)", "country/territory",
+		"country/territory (user location)", "ad group status", "ad group state", "keyword", "search keyword")
+	def(colDerived, pGoogle, "en", "ctr", "avg. cpc", "avg. cpm", "avg. cpv", "avg. cost", "cost / conv.",
+		"conv. rate", "conv. value / cost", "interactions", "interaction rate", "all conv.", "all conv. value",
+		"cost / all conv.", "view rate", "budget", "bid strategy type", "search impr. share", "optimization score",
+		"campaign bid strategy type", "budget name", "view-through conv.")
+
+	// Google Ads, Spanish.
+	def(colDay, pBoth, "es", "dia", "fecha")
+	def(colPeriod, pBoth, "es", "semana", "mes", "trimestre", "ano")
+	def(colCampaignName, pGoogle, "es", "campana")
+	def(colCampaignID, pGoogle, "es", "id de campana", "id. de campana", "id de la campana")
+	def(colAdSetName, pGoogle, "es", "grupo de anuncios")
+	def(colAdSetID, pGoogle, "es", "id del grupo de anuncios", "id. del grupo de anuncios")
+	def(colAccountName, pGoogle, "es", "cuenta")
+	def(colAccountID, pGoogle, "es", "id de cliente", "id. de cliente")
+	def(colCurrency, pBoth, "es", "codigo de moneda", "moneda", "divisa")
+	def(colSpend, pGoogle, "es", "coste", "costo")
+	def(colImpressions, pBoth, "es", "impresiones")
+	def(colImpressions, pGoogle, "es", "impr.")
+	def(colClicks, pGoogle, "es", "clics")
+	def(colConversions, pGoogle, "es", "conversiones")
+	def(colConversionValue, pGoogle, "es", "valor de conv.", "valor de conversion", "valor de las conversiones")
+	def(colVideoViews, pGoogle, "es", "visualizaciones", "reproducciones")
+	def(colObjective, pGoogle, "es", "tipo de campana")
+	def(colStatus, pGoogle, "es", "estado de la campana", "estado")
+	def(colDevice, pGoogle, "es", "dispositivo")
+	def(colBreakdown, pGoogle, "es", "red", "red (con partners de busqueda)", "pais/territorio",
+		"estado del grupo de anuncios", "palabra clave")
+	def(colDerived, pGoogle, "es", "ctr", "cpc medio", "cpm medio", "coste medio", "costo promedio", "coste/conv.",
+		"tasa de conv.", "interacciones", "porcentaje de interaccion", "todas las conv.", "presupuesto",
+		"tipo de estrategia de puja", "cuota de impr. de busqueda", "nivel de optimizacion")
+}
+
+// currencySuffix is a currency code in parentheses ending a header: "Amount spent (USD)".
+var currencySuffix = regexp.MustCompile(`\s*\(([A-Za-z]{3})\)\s*$`)
+
+// foldHeader normalizes a header for the dictionary: the currency suffix removed
+// (and returned, upper case), lower case, no accents, single spaces.
+func foldHeader(h string) (folded, currency string) {
+	h = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
+	h = strings.Trim(h, `"`)
+	if m := currencySuffix.FindStringSubmatchIndex(h); m != nil {
+		code := h[m[2]:m[3]]
+		if code == strings.ToUpper(code) { // "(USD)", not "(all)"
+			currency = code
+			h = h[:m[0]]
+		}
+	}
+	h = strings.Join(strings.Fields(strings.ReplaceAll(h, "\u00a0", " ")), " ")
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		if a, ok := unaccent[r]; ok {
+			r = a
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), currency
+}
+
+// lookupHeader finds a header in the dictionary; unknown headers that look like
+// ratios are colDerived.
+func lookupHeader(folded string) headerDef {
+	if d, ok := headers[folded]; ok {
+		return d
+	}
+	for _, p := range []string{"cost per ", "cost / ", "avg. ", "cpc", "cpm", "ctr", "roas", "coste por ", "costo por ",
+		"coste/", "tasa de ", "% ", "unique ", "unicos ", "frequency", "frecuencia"} {
+		if strings.HasPrefix(folded, p) {
+			return headerDef{kind: colDerived}
+		}
+	}
+	return headerDef{kind: colUnknown}
+}
