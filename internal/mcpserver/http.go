@@ -193,11 +193,16 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 // Sessions counts the open sessions (for the sessions gauge).
 func (h *HTTPServer) Sessions() int { return h.sessions() }
 
-// sessions counts the open sessions.
+// sessions counts the open sessions that completed initialize. A request
+// without a session id may open a short-lived one that never initializes
+// (protocol 2026-07-28 clients first ask server/discover); those are not
+// client sessions and must not count against the cap.
 func (h *HTTPServer) sessions() int {
 	n := 0
-	for range h.mcp.Sessions() {
-		n++
+	for ss := range h.mcp.Sessions() {
+		if ss.InitializeParams() != nil {
+			n++
+		}
 	}
 	return n
 }
