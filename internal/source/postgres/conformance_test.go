@@ -1,0 +1,85 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
+
+// testDSN is the server .ci/setup-postgres starts; without it the tests that
+// need one skip, unless ADSMCP_REQUIRE_DATABASES=1 (as in CI).
+func testDSN(t *testing.T) string {
+	dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
+	if dsn == "" {
+		msg := "ADSMCP_TEST_PG_DSN is not set; start a server with: eval \"$(bash .ci/setup-postgres)\""
+		if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
+			t.Fatal(msg + " (ADSMCP_REQUIRE_DATABASES=1)")
+		}
+		t.Skip(msg)
+	}
+	return dsn
+}
+
+// withSearchPath is dsn with its tables looked up in schema.
+func withSearchPath(dsn, schema string) string {
+	if strings.Contains(dsn, "://") {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		return dsn + sep + "search_path=" + schema
+	}
+	return dsn + " search_path=" + schema
+}
+
+// openLoaded loads the duckdbtest demo dataset into a fresh schema of the test
+// server, dropped when the test ends, and opens it as a source.
+func openLoaded(t *testing.T) *postgres.Source {
+	dsn := testDSN(t)
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	schema := fmt.Sprintf("adsmcp_test_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p, err := pgxpool.New(context.Background(), dsn)
+		if err == nil {
+			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
+			p.Close()
+		}
+	})
+	src, err := postgres.Open(ctx, postgres.Options{DSN: withSearchPath(dsn, schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	start := time.Now()
+	if err := postgres.LoadDemo(ctx, src.Pool(), duckdbtest.Config); err != nil {
+		t.Fatalf("load the demo dataset: %v", err)
+	}
+	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
+	return src
+}
+
+// The shared conformance suite: PostgreSQL answers every case exactly as the
+// DuckDB warehouse does, on the same data.
+func TestConformanceWithDuckDB(t *testing.T) {
+	pg := openLoaded(t)
+	sourcetest.Run(t, duckdbtest.Open(t), pg, duckdbtest.Now())
+}
