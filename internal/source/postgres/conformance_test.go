@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,36 +16,10 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
 
-// testDSN is the server .ci/setup-postgres starts; without it the tests that
-// need one skip, unless ADSMCP_REQUIRE_DATABASES=1 (as in CI).
-func testDSN(t *testing.T) string {
-	dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
-	if dsn == "" {
-		msg := "ADSMCP_TEST_PG_DSN is not set; start a server with: eval \"$(bash .ci/setup-postgres)\""
-		if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
-			t.Fatal(msg + " (ADSMCP_REQUIRE_DATABASES=1)")
-		}
-		t.Skip(msg)
-	}
-	return dsn
-}
-
-// withSearchPath is dsn with its tables looked up in schema.
-func withSearchPath(dsn, schema string) string {
-	if strings.Contains(dsn, "://") {
-		sep := "?"
-		if strings.Contains(dsn, "?") {
-			sep = "&"
-		}
-		return dsn + sep + "search_path=" + schema
-	}
-	return dsn + " search_path=" + schema
-}
-
 // openLoaded loads the duckdbtest demo dataset into a fresh schema of the test
 // server, dropped when the test ends, and opens it as a source.
 func openLoaded(t *testing.T) *postgres.Source {
-	dsn := testDSN(t)
+	dsn := postgres.DSNForTest(t)
 	ctx := context.Background()
 	admin, err := pgxpool.New(ctx, dsn)
 	if err != nil {
@@ -64,7 +37,7 @@ func openLoaded(t *testing.T) *postgres.Source {
 			p.Close()
 		}
 	})
-	src, err := postgres.Open(ctx, postgres.Options{DSN: withSearchPath(dsn, schema)})
+	src, err := postgres.Open(ctx, postgres.Options{DSN: postgres.WithSearchPath(dsn, schema)})
 	if err != nil {
 		t.Fatal(err)
 	}
