@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/adsmcp/adsmcp/internal/source/sqlgen"
 )
 
 func openTest(t *testing.T) *Source {
@@ -64,5 +66,18 @@ func TestStatementTimeoutFollowsDeadline(t *testing.T) {
 	})
 	if err != nil || setting != "1234ms" {
 		t.Errorf("default timeout: %q, %v", setting, err)
+	}
+}
+
+// Case-insensitive matching lowers all of Unicode, as DuckDB does, even on a
+// server whose locale is C.
+func TestLowerIsUnicode(t *testing.T) {
+	s := openTest(t)
+	var got string
+	err := s.read(context.Background(), func(tx pgx.Tx) error {
+		return tx.QueryRow(context.Background(), "SELECT "+(sqlgen.Postgres{}).Lower("$1::text"), "ÉCOLE Ñandú ÀÖ").Scan(&got)
+	})
+	if err != nil || got != "école ñandú àö" {
+		t.Errorf("lower: %q, %v", got, err)
 	}
 }

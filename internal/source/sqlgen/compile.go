@@ -399,22 +399,22 @@ func currencyOf(q *query.Query) (column, currency string) {
 // textPredicate is a case-insensitive dimension filter; an empty value (NULL) is
 // the empty string, so NOT_EQUALS and NOT_CONTAINS keep rows without a value.
 func textPredicate(b *builder, expr string, f query.Filter) string {
-	col := "lower(coalesce(" + expr + ", ''))"
+	col := b.d.Lower("coalesce(" + expr + ", '')")
 	switch f.Operator {
 	case query.Equals:
-		return col + " = lower(" + b.param(f.Values[0]) + ")"
+		return col + " = " + b.d.Lower(b.param(f.Values[0]))
 	case query.NotEquals:
-		return col + " <> lower(" + b.param(f.Values[0]) + ")"
+		return col + " <> " + b.d.Lower(b.param(f.Values[0]))
 	case query.Contains:
-		return b.d.Contains(col, "lower("+b.param(f.Values[0])+")")
+		return b.d.Contains(col, b.d.Lower(b.param(f.Values[0])))
 	case query.NotContains:
-		return "NOT " + b.d.Contains(col, "lower("+b.param(f.Values[0])+")")
+		return "NOT " + b.d.Contains(col, b.d.Lower(b.param(f.Values[0])))
 	case query.StartsWith:
-		return b.d.StartsWith(col, "lower("+b.param(f.Values[0])+")")
+		return b.d.StartsWith(col, b.d.Lower(b.param(f.Values[0])))
 	case query.In, query.NotIn:
 		ps := make([]string, len(f.Values))
 		for i, v := range f.Values {
-			ps[i] = "lower(" + b.param(v) + ")"
+			ps[i] = b.d.Lower(b.param(v))
 		}
 		not := ""
 		if f.Operator == query.NotIn {

@@ -26,6 +26,9 @@ type Dialect interface {
 	Truncate(g fit.Grain, expr string) string
 	// FormatPeriod is the DATE expr as text: YYYY-MM for monthly, else YYYY-MM-DD.
 	FormatPeriod(g fit.Grain, expr string) string
+	// Lower is the text expr in lower case, for case-insensitive matching,
+	// Unicode-aware whatever the database's locale.
+	Lower(expr string) string
 	// Contains and StartsWith test text s against text sub (both already
 	// lowercased by the caller).
 	Contains(s, sub string) string
@@ -51,6 +54,7 @@ func (DuckDB) FormatPeriod(g fit.Grain, e string) string {
 	}
 	return "strftime(" + e + ", '%Y-%m-%d')"
 }
+func (DuckDB) Lower(e string) string         { return "lower(" + e + ")" }
 func (DuckDB) Contains(s, sub string) string { return "contains(" + s + ", " + sub + ")" }
 func (DuckDB) StartsWith(s, p string) string { return "starts_with(" + s + ", " + p + ")" }
 
@@ -70,6 +74,11 @@ func (Postgres) FormatPeriod(g fit.Grain, e string) string {
 	}
 	return "to_char(" + e + ", 'YYYY-MM-DD')"
 }
+
+// Lower uses ICU's root collation: lower() under the C locale (a common
+// server default) changes ASCII letters only, where DuckDB lowers all of
+// Unicode. PostgreSQL must be built with ICU (PGDG and Debian builds are).
+func (Postgres) Lower(e string) string         { return "lower(" + e + ` COLLATE "und-x-icu")` }
 func (Postgres) Contains(s, sub string) string { return "(strpos(" + s + ", " + sub + ") > 0)" }
 func (Postgres) StartsWith(s, p string) string { return "starts_with(" + s + ", " + p + ")" }
 
