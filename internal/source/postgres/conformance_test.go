@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -55,4 +56,24 @@ func openLoaded(t *testing.T) *postgres.Source {
 func TestConformanceWithDuckDB(t *testing.T) {
 	pg := openLoaded(t)
 	sourcetest.Run(t, duckdbtest.Open(t), pg, duckdbtest.Now())
+}
+
+// The loader keeps the dataset's description, complete=true included.
+func TestLoadKeepsDataset(t *testing.T) {
+	pg := openLoaded(t)
+	ctx := context.Background()
+	want, err := duckdbtest.Open(t).Dataset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pg.Dataset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(want) != fmt.Sprint(got) || got["complete"] != "true" {
+		t.Errorf("dataset:\nwant %v\ngot  %v", want, got)
+	}
+	if err := postgres.LoadDemo(ctx, pg.Pool(), duckdbtest.Config); !errors.Is(err, postgres.ErrNotEmpty) {
+		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
+	}
 }
