@@ -12,11 +12,22 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/googleads"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/meta"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 // openSource opens what answers queries: the ad platforms' APIs configured
-// under sources:, or else the embedded warehouse.
+// under sources:, a PostgreSQL warehouse (sources.postgres), or else the
+// embedded warehouse.
 func (g *globals) openSource(ctx context.Context, stderr io.Writer) (source.Source, error) {
+	if g.cfg != nil && g.cfg.Sources.Postgres != nil {
+		p := g.cfg.Sources.Postgres
+		src, err := postgres.Open(ctx, postgres.Options{DSN: p.DSN.Reveal(), MaxConns: int32(p.MaxConns),
+			StatementTimeout: time.Duration(p.StatementTimeout), Logger: g.logger(stderr).With("source", "postgres")})
+		if err != nil {
+			return nil, fmt.Errorf("sources.postgres: %w", err)
+		}
+		return src, nil
+	}
 	if g.cfg == nil || !g.cfg.Sources.Live() {
 		return g.openWarehouse(ctx, stderr)
 	}

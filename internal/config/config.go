@@ -101,10 +101,24 @@ type Limits struct {
 	MaxConcurrent     int `yaml:"max_concurrent"`
 }
 
-// Sources are the live ad-platform connectors.
+// Sources are the live ad-platform connectors, or a PostgreSQL warehouse.
 type Sources struct {
 	Meta      *Meta      `yaml:"meta"`
 	GoogleAds *GoogleAds `yaml:"google_ads"`
+	Postgres  *Postgres  `yaml:"postgres"`
+}
+
+// Postgres configures a warehouse in PostgreSQL (internal/source/postgres,
+// schema in internal/source/postgres/schema.sql) in place of the embedded one.
+type Postgres struct {
+	// DSN is a postgres:// URL or libpq key=value string; it may hold a
+	// password, so it is a Secret (use ${PG_DSN}).
+	DSN Secret `yaml:"dsn"`
+	// MaxConns caps the connection pool (default: pgx's, 4 or the CPU count).
+	MaxConns int `yaml:"max_conns"`
+	// StatementTimeout bounds a query run without a call deadline; a call's
+	// deadline always bounds its statement.
+	StatementTimeout Duration `yaml:"statement_timeout"`
 }
 
 // Live reports whether any API source is configured.
@@ -345,6 +359,17 @@ func (f *File) check() error {
 		}
 		if g.Workers < 0 {
 			bad("sources.google_ads.workers must be positive")
+		}
+	}
+	if p := f.Sources.Postgres; p != nil {
+		if p.DSN == "" {
+			bad("sources.postgres.dsn is empty: set it to a connection URL, e.g. ${ADSMCP_PG_DSN}")
+		}
+		if f.Sources.Meta != nil || f.Sources.GoogleAds != nil {
+			bad("sources.postgres cannot be combined with meta or google_ads: answer from a warehouse or from the APIs")
+		}
+		if p.MaxConns < 0 || p.StatementTimeout < 0 {
+			bad("sources.postgres: max_conns and statement_timeout must be positive")
 		}
 	}
 	for name, t := range f.Tenants {

@@ -222,3 +222,30 @@ auth:
 		}
 	}
 }
+
+func TestParsePostgres(t *testing.T) {
+	f, err := Parse([]byte("sources:\n  postgres:\n    dsn: ${PG}\n    max_conns: 8\n    statement_timeout: 30s\n"),
+		env(map[string]string{"PG": "postgres://u:pw@db/ads"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Sources.Postgres
+	if p == nil || p.DSN.Reveal() != "postgres://u:pw@db/ads" || p.MaxConns != 8 || time.Duration(p.StatementTimeout) != 30*time.Second {
+		t.Fatalf("sources.postgres: %+v", p)
+	}
+	if f.Sources.Live() {
+		t.Error("a PostgreSQL warehouse is not a live source")
+	}
+	if strings.Contains(fmt.Sprint(p), "pw") {
+		t.Errorf("the DSN prints: %v", p)
+	}
+	for raw, want := range map[string]string{
+		"sources:\n  postgres: {max_conns: 2}\n":                      "sources.postgres.dsn is empty",
+		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n": "cannot be combined",
+		"sources:\n  postgres: {dsn: x, statement_timeout: -1s}\n":    "must be positive",
+	} {
+		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", raw, err, want)
+		}
+	}
+}

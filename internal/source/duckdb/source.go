@@ -21,6 +21,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/sqlgen"
 )
 
 // DefaultPath is where the warehouse lives unless --db says otherwise:
@@ -163,45 +164,9 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 		return nil, fmt.Errorf("duckdb query: %w", err)
 	}
 	defer rows.Close()
-	t := &fit.Table{Columns: p.columns, Grain: q.Grain, Notices: p.notices}
-	dest := make([]any, len(p.columns)+1)
-	strs := make([]sql.NullString, len(p.columns))
-	nums := make([]sql.NullFloat64, len(p.columns))
-	for i, c := range p.columns {
-		if c.Role == fit.RoleMetric {
-			dest[i] = &nums[i]
-		} else {
-			dest[i] = &strs[i]
-		}
-	}
-	var before int64
-	dest[len(p.columns)] = &before
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("duckdb read row: %w", err)
-		}
-		for i, c := range p.columns {
-			if c.Role != fit.RoleMetric {
-				c.Strings = append(c.Strings, strs[i].String)
-				continue
-			}
-			c.Numbers = append(c.Numbers, nums[i].Float64)
-			if !nums[i].Valid {
-				if c.Null == nil {
-					c.Null = make([]bool, len(c.Numbers)-1, cap(c.Numbers))
-				}
-				c.Null = append(c.Null, true)
-			} else if c.Null != nil {
-				c.Null = append(c.Null, false)
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
+	t, err := sqlgen.ReadTable(rows, p.p, q.Grain)
+	if err != nil {
 		return nil, fmt.Errorf("duckdb query: %w", err)
-	}
-	t.RowsBeforeLimit = t.Len()
-	if t.Len() > 0 {
-		t.RowsBeforeLimit = int(before)
 	}
 	return t, nil
 }

@@ -1,4 +1,4 @@
-package duckdb
+package sqlgen
 
 import (
 	"fmt"
@@ -84,7 +84,7 @@ func planReach(q *query.Query, used []string) (*reachPlan, *fit.Notice) {
 		rp.first, rp.last = q.Start, q.End
 	case fit.Weekly:
 		rp.first = nextMonday(q.Start)
-		rp.last = periodStart(fit.Weekly, q.End.AddDate(0, 0, 1)).AddDate(0, 0, -7)
+		rp.last = PeriodStart(fit.Weekly, q.End.AddDate(0, 0, 1)).AddDate(0, 0, -7)
 	case fit.Monthly:
 		rp.first = firstOfMonth(q.Start)
 		if !rp.first.Equal(q.Start) {
@@ -130,14 +130,15 @@ func (rp *reachPlan) notices(q *query.Query) []fit.Notice {
 		out = append(out, fit.Notice{Type: "metric_unavailable_at_grain", Fields: []string{"reach", "frequency"},
 			Detail: fmt.Sprintf("reach and frequency are empty for %s accounts: the platform does not report reach", strings.Join(without, ", "))})
 	}
-	if !rp.total && (rp.grain == fit.Weekly || rp.grain == fit.Monthly) && (!rp.first.Equal(periodStart(rp.grain, q.Start)) || rp.last.Before(periodStart(rp.grain, q.End))) {
+	if !rp.total && (rp.grain == fit.Weekly || rp.grain == fit.Monthly) && (!rp.first.Equal(PeriodStart(rp.grain, q.Start)) || rp.last.Before(PeriodStart(rp.grain, q.End))) {
 		out = append(out, fit.Notice{Type: "partial_period", Fields: []string{"reach", "frequency"},
 			Detail: fmt.Sprintf("reach and frequency are empty for the first or last %s because the date range covers only part of it, and reach is stored for whole periods", strings.TrimSuffix(string(rp.grain), "ly"))})
 	}
 	return out
 }
 
-func periodStart(g fit.Grain, t time.Time) time.Time {
+// PeriodStart is the start of the period of grain g holding t.
+func PeriodStart(g fit.Grain, t time.Time) time.Time {
 	switch g {
 	case fit.Weekly:
 		return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
@@ -161,7 +162,7 @@ func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, s
 		selects = append(selects, fmt.Sprintf("%s AS d%d", reachDimExpr[d], i))
 		keys = append(keys, fmt.Sprintf("d%d", i))
 	}
-	selects = append(selects, "CASE WHEN COUNT(*) = 1 THEN MAX(r.reach)::DOUBLE END AS reach")
+	selects = append(selects, "CASE WHEN COUNT(*) = 1 THEN "+b.d.Double("MAX(r.reach)")+" END AS reach")
 	from := "reach r JOIN accounts a ON a.account_id = r.account_id"
 	if usesCampaign {
 		from += " JOIN campaigns c ON c.campaign_id = r.object_id"

@@ -1,0 +1,79 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
+
+// openLoaded loads the duckdbtest demo dataset into a fresh schema of the test
+// server, dropped when the test ends, and opens it as a source.
+func openLoaded(t *testing.T) *postgres.Source {
+	dsn := postgres.DSNForTest(t)
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	schema := fmt.Sprintf("adsmcp_test_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p, err := pgxpool.New(context.Background(), dsn)
+		if err == nil {
+			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
+			p.Close()
+		}
+	})
+	src, err := postgres.Open(ctx, postgres.Options{DSN: postgres.WithSearchPath(dsn, schema)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	start := time.Now()
+	if err := postgres.LoadDemo(ctx, src.Pool(), duckdbtest.Config); err != nil {
+		t.Fatalf("load the demo dataset: %v", err)
+	}
+	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
+	return src
+}
+
+// The shared conformance suite: PostgreSQL answers every case exactly as the
+// DuckDB warehouse does, on the same data.
+func TestConformanceWithDuckDB(t *testing.T) {
+	pg := openLoaded(t)
+	sourcetest.Run(t, duckdbtest.Open(t), pg, duckdbtest.Now())
+}
+
+// The loader keeps the dataset's description, complete=true included.
+func TestLoadKeepsDataset(t *testing.T) {
+	pg := openLoaded(t)
+	ctx := context.Background()
+	want, err := duckdbtest.Open(t).Dataset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pg.Dataset(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(want) != fmt.Sprint(got) || got["complete"] != "true" {
+		t.Errorf("dataset:\nwant %v\ngot  %v", want, got)
+	}
+	if err := postgres.LoadDemo(ctx, pg.Pool(), duckdbtest.Config); !errors.Is(err, postgres.ErrNotEmpty) {
+		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
+	}
+}

@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// ErrNotEmpty is returned by Load when the warehouse already holds data.
+var ErrNotEmpty = errors.New("postgres: the warehouse already holds data; load into an empty one")
+
+// columns of each table, in the order the loader sends them.
+var columns = map[string][]string{
+	"dataset":   {"key", "value"},
+	"accounts":  {"account_id", "platform", "account_name", "currency", "timezone", "status"},
+	"campaigns": {"campaign_id", "account_id", "campaign_name", "campaign_objective", "campaign_status", "start_date", "end_date"},
+	"adsets":    {"adset_id", "campaign_id", "account_id", "adset_name"},
+	"ads":       {"ad_id", "adset_id", "campaign_id", "account_id", "ad_name"},
+	"facts": {"date", "account_id", "campaign_id", "adset_id", "ad_id", "country", "device", "publisher_platform",
+		"spend_micros", "impressions", "clicks", "link_clicks", "conversions", "conversion_value_micros", "video_views"},
+	"reach": {"level", "object_id", "account_id", "grain", "period_start", "reach"},
+}
+
+// batch is how many rows are buffered before one COPY.
+const batch = 20000
+
+// Load creates the schema (schema.sql) and fills the warehouse with what
+// produce sends its Sink, through COPY, in one transaction ending with the
+// complete=true dataset row: on any error nothing is left behind. It is for
+// tests, demos and one-off loads; adsmcp itself only reads.
+func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context, ads.Sink) error) (err error) {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: load: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback(context.Background()) //nolint:errcheck // the first error is the one to report
+		}
+	}()
+	if _, err := tx.Exec(ctx, Schema); err != nil {
+		return fmt.Errorf("postgres: create schema: %w", err)
+	}
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM dataset`).Scan(&n); err != nil {
+		return fmt.Errorf("postgres: load: %w", err)
+	}
+	if n > 0 {
+		return ErrNotEmpty
+	}
+	l := &loader{ctx: ctx, tx: tx}
+	if err := produce(ctx, l); err != nil {
+		return err
+	}
+	if err := l.flush(); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO dataset (key, value) VALUES ('complete', 'true')`); err != nil {
+		return fmt.Errorf("postgres: load: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE`); err != nil {
+		return fmt.Errorf("postgres: analyze: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: load: %w", err)
+	}
+	return nil
+}
+
+// LoadDemo loads the deterministic demo dataset described by cfg.
+func LoadDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
+	return Load(ctx, pool, func(ctx context.Context, sink ads.Sink) error {
+		return demo.Generate(ctx, cfg, sink, nil)
+	})
+}
+
+// loader is an ads.Sink buffering rows of one table at a time for COPY.
+type loader struct {
+	ctx   context.Context
+	tx    pgx.Tx
+	table string
+	rows  [][]any
+}
+
+func (l *loader) add(table string, row ...any) error {
+	if table != l.table || len(l.rows) >= batch {
+		if err := l.flush(); err != nil {
+			return err
+		}
+		l.table = table
+	}
+	l.rows = append(l.rows, row)
+	return nil
+}
+
+func (l *loader) flush() error {
+	if len(l.rows) == 0 {
+		return nil
+	}
+	_, err := l.tx.CopyFrom(l.ctx, pgx.Identifier{l.table}, columns[l.table], pgx.CopyFromRows(l.rows))
+	l.rows = l.rows[:0]
+	if err != nil {
+		return fmt.Errorf("postgres: copy into %s: %w", l.table, err)
+	}
+	return nil
+}
+
+// null maps the empty string, the producers' NULL, to SQL NULL.
+func null(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// date maps the zero time, the producers' NULL date, to SQL NULL.
+func date(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+func (l *loader) Dataset(key, value string) error { return l.add("dataset", key, value) }
+
+func (l *loader) Account(a ads.Account) error {
+	return l.add("accounts", a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status)
+}
+
+func (l *loader) Campaign(c ads.Campaign) error {
+	return l.add("campaigns", c.CampaignID, c.AccountID, null(c.Name), null(c.Objective), null(c.Status),
+		date(c.StartDate), date(c.EndDate))
+}
+
+func (l *loader) AdSet(s ads.AdSet) error {
+	return l.add("adsets", s.AdSetID, s.CampaignID, s.AccountID, null(s.Name))
+}
+
+func (l *loader) Ad(a ads.Ad) error {
+	return l.add("ads", a.AdID, a.AdSetID, a.CampaignID, a.AccountID, null(a.Name))
+}
+
+func (l *loader) Fact(f *ads.Fact) error {
+	var link any = f.LinkClicks
+	if f.LinkClicks == ads.NotReported {
+		link = nil
+	}
+	return l.add("facts", f.Date, f.AccountID, null(f.CampaignID), null(f.AdSetID), null(f.AdID),
+		null(f.Country), null(f.Device), null(f.PublisherPlatform), f.SpendMicros, f.Impressions, f.Clicks,
+		link, f.Conversions, f.ConversionValueMicros, f.VideoViews)
+}
+
+func (l *loader) Reach(r ads.Reach) error {
+	return l.add("reach", r.Level, r.ObjectID, r.AccountID, r.Grain, r.PeriodStart, r.Reach)
+}

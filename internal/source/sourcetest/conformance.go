@@ -1,0 +1,161 @@
+// Package sourcetest is the shared source conformance suite: one set of query
+// cases that every warehouse (DuckDB, PostgreSQL, later ClickHouse) holding the
+// same data must answer identically, down to the CSV bytes, hidden ratio parts,
+// empty cells, row counts before the limit and notices.
+package sourcetest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// Case is one query. In Args, $USD, $META and $ALL stand for the JSON list of
+// the ids of (up to 10, the most a query takes) USD accounts, Meta accounts and
+// accounts of every currency.
+type Case struct {
+	Name string
+	Args string
+}
+
+// Cases cover every grain, ratios from summed parts, text filters (case-
+// insensitive), metric filters with sort and limit, the currency column, and
+// reach at account and campaign level, per period and in total. Dates fit the
+// duckdbtest dataset (2025-02-08 … 2026-03-14).
+var Cases = []Case{
+	{"total ratios", `{"account_ids":$USD,"date_range":{"start":"2026-01-01","end":"2026-02-28"},"metrics":["spend","impressions","clicks","ctr","cpc","cpm","roas","conversion_rate","cpa"]}`},
+	{"daily by campaign", `{"account_ids":$USD,"date_preset":"last_30d","dimensions":["campaign_name"],"metrics":["spend","ctr","link_clicks"],"time_granularity":"daily"}`},
+	{"weekly across a year end", `{"account_ids":$USD,"date_range":{"start":"2025-11-20","end":"2026-02-10"},"dimensions":["campaign_id"],"metrics":["spend","clicks","cpm"],"time_granularity":"weekly"}`},
+	{"monthly by country and device", `{"account_ids":$USD,"date_range":{"start":"2025-03-01","end":"2026-03-14"},"dimensions":["country","device"],"metrics":["spend","roas","conversion_rate","video_views"],"time_granularity":"monthly"}`},
+	{"metric filter, sort, limit", `{"account_ids":$USD,"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","ctr"],"filters":[{"field":"spend","operator":"GREATER_THAN","value":50}],"sort":[{"field":"spend","direction":"desc"}],"limit":5}`},
+	{"ratio filter and ascending sort", `{"account_ids":$USD,"date_preset":"last_90d","dimensions":["adset_name"],"metrics":["cpc","clicks"],"filters":[{"field":"cpc","operator":"BETWEEN","value":[0.1,5]}],"sort":[{"field":"cpc"}],"limit":7}`},
+	{"currency column", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","account_name"],"metrics":["spend","cpc","conversion_value"]}`},
+	{"text filters", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","platform","device"],"metrics":["impressions","clicks"],"filters":[{"field":"device","operator":"IN","value":["MOBILE","Desktop"]},{"field":"country","operator":"NOT_EQUALS","value":"us"},{"field":"campaign_status","operator":"NOT_EQUALS","value":"archived"}]}`},
+	{"starts with, any case", `{"account_ids":$ALL,"date_preset":"last_90d","dimensions":["currency","campaign_name"],"metrics":["spend","cpc"],"filters":[{"field":"campaign_name","operator":"STARTS_WITH","value":"bRaNd"}]}`},
+	{"ad names starting with", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","ad_name"],"metrics":["clicks","ctr"],"filters":[{"field":"ad_name","operator":"STARTS_WITH","value":"rsa - "}],"sort":[{"field":"clicks","direction":"desc"}],"limit":15}`},
+	{"contains and not contains", `{"account_ids":$USD,"date_preset":"last_90d","dimensions":["ad_name"],"metrics":["spend"],"filters":[{"field":"adset_name","operator":"CONTAINS","value":"A"},{"field":"publisher_platform","operator":"NOT_CONTAINS","value":"NETWORK"}],"sort":[{"field":"ad_name"}],"limit":20}`},
+	{"reach weekly per account", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-04"},"dimensions":["account_id"],"metrics":["reach","impressions","frequency"],"time_granularity":"weekly"}`},
+	{"reach monthly per campaign", `{"account_ids":$META,"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["campaign_name"],"metrics":["reach","frequency","spend"],"time_granularity":"monthly"}`},
+	{"reach daily filtered", `{"account_ids":$META,"date_range":{"start":"2026-02-01","end":"2026-02-07"},"dimensions":["account_name"],"metrics":["reach","frequency"],"filters":[{"field":"reach","operator":"GREATER_THAN","value":5}],"time_granularity":"daily"}`},
+	{"reach total over one month", `{"account_ids":$META,"date_range":{"start":"2026-01-01","end":"2026-01-31"},"dimensions":["account_id"],"metrics":["reach","frequency"]}`},
+	{"reach left out", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-01"},"metrics":["reach","spend"]}`},
+}
+
+// Run runs every case against want and got, which hold the same data, and
+// fails where their answers differ. now is the clock for date presets.
+func Run(t *testing.T, want, got source.Source, now time.Time) {
+	ctx := context.Background()
+	accounts, err := want.Accounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotAccounts, err := got.Accounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fmt.Sprint(accounts), fmt.Sprint(gotAccounts); a != b {
+		t.Fatalf("accounts differ:\nwant %s\ngot  %s", a, b)
+	}
+	lists := map[string]string{
+		"$USD":  ids(accounts, func(a ads.Account) bool { return a.Currency == "USD" }),
+		"$META": ids(accounts, func(a ads.Account) bool { return a.Platform == "meta_ads" }),
+		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
+	}
+	for _, c := range Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			raw := c.Args
+			for k, v := range lists {
+				raw = strings.ReplaceAll(raw, k, v)
+			}
+			q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return now }})
+			if err != nil {
+				t.Fatalf("normalize: %v", err)
+			}
+			w, err := want.Query(ctx, clone(q))
+			if err != nil {
+				t.Fatalf("reference source: %v", err)
+			}
+			g, err := got.Query(ctx, clone(q))
+			if err != nil {
+				t.Fatalf("source under test: %v", err)
+			}
+			if w.Len() == 0 {
+				t.Errorf("the case selects no rows, so it proves little: %s", raw)
+			}
+			if a, b := Dump(t, w), Dump(t, g); a != b {
+				t.Errorf("answers differ for %s\n--- want\n%s\n--- got\n%s", raw, a, b)
+			}
+		})
+	}
+}
+
+func clone(q *query.Query) *query.Query { c := *q; return &c }
+
+// Dump is everything a table says: its CSV, then every column (hidden ones
+// too) with empty cells marked, the row count before the limit and the notices.
+func Dump(t testing.TB, tab *fit.Table) string {
+	var b bytes.Buffer
+	if err := fit.WriteCSV(&b, tab); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tab.Columns {
+		if c.Role != fit.RoleMetric {
+			continue
+		}
+		fmt.Fprintf(&b, "%s hidden=%v:", c.Name, c.Hidden)
+		for i, v := range c.Numbers {
+			if c.Null != nil && c.Null[i] {
+				b.WriteString(" NULL")
+			} else {
+				fmt.Fprintf(&b, " %v", v)
+			}
+		}
+		b.WriteString("\n")
+	}
+	notices, _ := json.Marshal(tab.Notices)
+	fmt.Fprintf(&b, "rows_before_limit=%d grain=%s notices=%s\n", tab.RowsBeforeLimit, tab.Grain, notices)
+	return b.String()
+}
+
+func ids(accounts []ads.Account, keep func(ads.Account) bool) string {
+	var out []string
+	for _, a := range accounts {
+		if keep(a) && len(out) < 10 {
+			out = append(out, a.AccountID)
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// mixed orders accounts round-robin over their currencies, so that the first
+// ten hold every currency there is.
+func mixed(accounts []ads.Account) []ads.Account {
+	var currencies []string
+	by := map[string][]ads.Account{}
+	for _, a := range accounts {
+		if by[a.Currency] == nil {
+			currencies = append(currencies, a.Currency)
+		}
+		by[a.Currency] = append(by[a.Currency], a)
+	}
+	var out []ads.Account
+	for len(out) < len(accounts) {
+		for _, c := range currencies {
+			if len(by[c]) > 0 {
+				out = append(out, by[c][0])
+				by[c] = by[c][1:]
+			}
+		}
+	}
+	return out
+}

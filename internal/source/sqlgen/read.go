@@ -1,0 +1,62 @@
+package sqlgen
+
+import (
+	"database/sql"
+	"fmt"
+
+	"github.com/adsmcp/adsmcp/fit"
+)
+
+// Rows is what ReadTable needs of a result set; *sql.Rows and pgx.Rows both
+// have it.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ReadTable reads the rows of a compiled plan into a table. Each call takes
+// fresh columns from the plan, so a plan is read once.
+func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
+	t := &fit.Table{Columns: p.Columns, Grain: grain, Notices: p.Notices}
+	dest := make([]any, len(p.Columns)+1)
+	strs := make([]sql.NullString, len(p.Columns))
+	nums := make([]sql.NullFloat64, len(p.Columns))
+	for i, c := range p.Columns {
+		if c.Role == fit.RoleMetric {
+			dest[i] = &nums[i]
+		} else {
+			dest[i] = &strs[i]
+		}
+	}
+	var before int64
+	dest[len(p.Columns)] = &before
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("read row: %w", err)
+		}
+		for i, c := range p.Columns {
+			if c.Role != fit.RoleMetric {
+				c.Strings = append(c.Strings, strs[i].String)
+				continue
+			}
+			c.Numbers = append(c.Numbers, nums[i].Float64)
+			if !nums[i].Valid {
+				if c.Null == nil {
+					c.Null = make([]bool, len(c.Numbers)-1, cap(c.Numbers))
+				}
+				c.Null = append(c.Null, true)
+			} else if c.Null != nil {
+				c.Null = append(c.Null, false)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	t.RowsBeforeLimit = t.Len()
+	if t.Len() > 0 {
+		t.RowsBeforeLimit = int(before)
+	}
+	return t, nil
+}
