@@ -180,7 +180,7 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 				return
 			}
 			defer h.posts.leave()
-			if h.maxSessions > 0 && !h.stateless && r.Header.Get("Mcp-Session-Id") == "" && h.sessions() >= h.maxSessions {
+			if h.maxSessions > 0 && !h.stateless && r.Header.Get("Mcp-Session-Id") == "" && h.Sessions() >= h.maxSessions {
 				w.Header().Set("Retry-After", "30")
 				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions))
 				return
@@ -190,14 +190,12 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 	})
 }
 
-// Sessions counts the open sessions (for the sessions gauge).
-func (h *HTTPServer) Sessions() int { return h.sessions() }
-
-// sessions counts the open sessions that completed initialize. A request
+// Sessions counts the open sessions that completed initialize (for the cap
+// and the sessions gauge). A request
 // without a session id may open a short-lived one that never initializes
 // (protocol 2026-07-28 clients first ask server/discover); those are not
 // client sessions and must not count against the cap.
-func (h *HTTPServer) sessions() int {
+func (h *HTTPServer) Sessions() int {
 	n := 0
 	for ss := range h.mcp.Sessions() {
 		if ss.InitializeParams() != nil {

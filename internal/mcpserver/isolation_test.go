@@ -149,8 +149,6 @@ func TestTenantIsolation(t *testing.T) {
 // narrower queries name only its accounts.
 func TestTenantBudgetAndTimeout(t *testing.T) {
 	src := newBlockingSource(t, false, false)
-	cfg := testConfig(t)
-	cfg.Deadline = 300 * time.Millisecond
 	slowURL := startTenantServer(t, Config{Source: src, Now: now, Deadline: 300 * time.Millisecond})
 	globex := connectAs(t, startTenantServer(t, testConfig(t)), "token-globex", "ChatGPT")
 	m := metaOf(t, texts(t, call(t, globex, "query", `{"metrics":["spend"],"dimensions":["account_name"],"date_preset":"last_7d"}`))[0])

@@ -45,3 +45,16 @@ func TestMemoryAnswersLikeTheFile(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOpenMemoryEmpty is the fixed part of staging a live query: opening
+// an in-memory DuckDB, creating the schema and the loader's staging tables,
+// with no rows (docs/benchmarks.md, "Live sources").
+func BenchmarkOpenMemoryEmpty(b *testing.B) {
+	for b.Loop() {
+		m, err := OpenMemory(context.Background(), func(context.Context, ads.Sink) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Close()
+	}
+}
