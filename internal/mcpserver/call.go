@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/fit"
-	"github.com/adsmcp/adsmcp/internal/auth"
 )
 
 // runFunc answers one call. It returns an error only when ctx ended or on a
@@ -42,10 +41,13 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 				s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
 				res, err = s.internalError(started), nil
 			}
-			s.logCall(req, name, client, p, started, res, err)
-			s.clientLog(ctx, req, name, started, res)
+			// One record per call: the log line, the client's log and the
+			// metrics all read it.
+			rec := record(name, client, p, started, res, err)
+			s.logCall(req, rec)
+			s.clientLog(ctx, req, rec)
 			if s.cfg.Observer != nil {
-				s.cfg.Observer.ToolCall(record(name, client, p, started, res, err))
+				s.cfg.Observer.ToolCall(rec)
 			}
 		}()
 		if s.cfg.Limiter != nil && p != nil {
@@ -103,21 +105,15 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 	}
 }
 
-func (s *server) logCall(req *mcp.CallToolRequest, name, client string, p *auth.Principal, started time.Time, res *mcp.CallToolResult, err error) {
-	attrs := []any{"tool", name, "client", client, "elapsed_ms", time.Since(started).Milliseconds()}
-	if p != nil {
-		attrs = append(attrs, "principal", p.ID, "tenant", p.Tenant)
+func (s *server) logCall(req *mcp.CallToolRequest, rec CallRecord) {
+	attrs := []any{"tool", rec.Tool, "client", rec.Client, "elapsed_ms", rec.Elapsed.Milliseconds()}
+	if rec.Principal != "" {
+		attrs = append(attrs, "principal", rec.Principal, "tenant", rec.Tenant)
 	}
 	if id := requestID(req); id != "" {
 		attrs = append(attrs, "request_id", id)
 	}
-	outcome := "ok"
-	if res != nil && res.IsError {
-		outcome = errorType(res)
-	} else if err != nil {
-		outcome = "cancelled"
-	}
-	s.log.Info("tool call", append(attrs, "outcome", outcome)...)
+	s.log.Info("tool call", append(attrs, "outcome", rec.Outcome)...)
 }
 
 // rateLimited answers a call refused by the limiter: when to retry, and that
@@ -142,37 +138,21 @@ func clientFrom(ctx context.Context) string {
 // call went: debug for every call, warning for timeouts and source errors,
 // error for failures of adsmcp itself. The model's answer is unaffected; this
 // is for the person watching the client's logs.
-func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, name string, started time.Time, res *mcp.CallToolResult) {
-	if req == nil || req.Session == nil || res == nil || ctx.Err() != nil {
+func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, rec CallRecord) {
+	if req == nil || req.Session == nil || rec.Outcome == "cancelled" || ctx.Err() != nil {
 		return
 	}
-	level, outcome := mcp.LoggingLevel("debug"), "ok"
-	if res.IsError {
-		outcome = errorType(res)
-		switch outcome {
-		case "timeout", "source_error":
-			level = "warning"
-		case "internal_error":
-			level = "error"
-		}
+	level := mcp.LoggingLevel("debug")
+	switch rec.Outcome {
+	case "timeout", "source_error":
+		level = "warning"
+	case "internal_error":
+		level = "error"
 	}
-	data := map[string]any{"tool": name, "outcome": outcome, "elapsed_ms": time.Since(started).Milliseconds()}
+	data := map[string]any{"tool": rec.Tool, "outcome": rec.Outcome, "elapsed_ms": rec.Elapsed.Milliseconds()}
 	if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Logger: "adsmcp", Level: level, Data: data}); err != nil {
 		s.log.Debug("log notification failed", "error", err)
 	}
-}
-
-// errorType is the type of an isError answer's JSON block.
-func errorType(res *mcp.CallToolResult) string {
-	if len(res.Content) > 0 {
-		if t, ok := res.Content[0].(*mcp.TextContent); ok {
-			var body struct{ Type string }
-			if json.Unmarshal([]byte(t.Text), &body) == nil && body.Type != "" {
-				return body.Type
-			}
-		}
-	}
-	return "error"
 }
 
 // internalError is the answer to a failure of adsmcp itself.

@@ -40,7 +40,8 @@ type Limiter interface {
 	Acquire(p *auth.Principal) (release func(), retryAfter time.Duration, ok bool)
 }
 
-// record describes a finished call from its answer's _meta.
+// record describes a finished call from its answer's first block: the error
+// type of an isError answer, and _meta (one JSON decode).
 func record(tool, client string, p *auth.Principal, started time.Time, res *mcp.CallToolResult, err error) CallRecord {
 	r := CallRecord{Tool: tool, Client: client, Outcome: "ok", Elapsed: time.Since(started)}
 	if p != nil {
@@ -51,7 +52,7 @@ func record(tool, client string, p *auth.Principal, started time.Time, res *mcp.
 		return r
 	}
 	if res.IsError {
-		r.Outcome = errorType(res)
+		r.Outcome = "error"
 	}
 	if len(res.Content) == 0 {
 		return r
@@ -61,6 +62,7 @@ func record(tool, client string, p *auth.Principal, started time.Time, res *mcp.
 		return r
 	}
 	var head struct {
+		Type string `json:"type"`
 		Meta struct {
 			Format        string `json:"format"`
 			TokenEstimate int    `json:"token_estimate"`
@@ -72,6 +74,9 @@ func record(tool, client string, p *auth.Principal, started time.Time, res *mcp.
 	}
 	if json.Unmarshal([]byte(t.Text), &head) != nil {
 		return r
+	}
+	if res.IsError && head.Type != "" {
+		r.Outcome = head.Type
 	}
 	m := head.Meta
 	if m.Format == "summary" && !res.IsError {
