@@ -26,18 +26,8 @@ func (e *Engine) tooManyAccounts(started time.Time, req Request, err *query.TooM
 		}
 		return e.errorResult(started, nil, "too_many_accounts", err.Error(), extra, 0)
 	}
-	n := len(accounts)
-	res := build(n)
 	counter := e.counter()
-	for n > 0 {
-		t := counter.Exact(res.Blocks[0])
-		if t <= b.Effective {
-			break
-		}
-		n = max(0, min(n-1, n*b.Effective/t)) // shrink in proportion, at least one at a time
-		res = build(n)
-	}
-	return res
+	return FitRows(len(accounts), b.Effective, build, func(r *Result) int { return counter.Exact(r.Blocks[0]) })
 }
 
 func (e *Engine) counter() fit.TokenCounter {

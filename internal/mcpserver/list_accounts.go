@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
@@ -84,17 +85,7 @@ func (s *server) accountsResult(accounts []ads.Account, platform string, b budge
 		}
 		return []string{orderedJSON(kv{"_meta", meta}), accountsCSV(accounts[:n])}
 	}
-	n := len(accounts)
-	out := blocks(n)
-	for n > 0 {
-		t := s.tokens(out, b.Effective)
-		if t <= b.Effective {
-			break
-		}
-		// Shrink in proportion to the excess, at least one row at a time.
-		n = max(0, min(n-1, n*b.Effective/t))
-		out = blocks(n)
-	}
+	out := answer.FitRows(len(accounts), b.Effective, blocks, func(bl []string) int { return s.tokens(bl, b.Effective) })
 	return textResult(false, out...)
 }
 
