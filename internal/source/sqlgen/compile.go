@@ -73,10 +73,16 @@ var joins = map[string]string{
 type Plan struct {
 	SQL  string
 	Args []any
-	// Columns of the result in SELECT order (the last SELECT column is the row
-	// count before the limit, not listed here).
+	// Columns of the result in SELECT order (with a dialect that has
+	// WindowCount, the last SELECT column is the row count before the limit,
+	// not listed here).
 	Columns []*fit.Column
 	Notices []fit.Notice
+	// ReaderLimit is the limit ReadTable applies when the SQL cannot (no
+	// window functions to count the rows before it); 0: none. ReaderCounts
+	// says ReadTable counts the rows itself.
+	ReaderLimit  int
+	ReaderCounts bool
 }
 
 // builder accumulates SQL text and parameters.
@@ -164,6 +170,9 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		if !ok {
 			return "", fmt.Errorf("%s: %q is not a catalog dimension", d.Name(), name)
 		}
+		if d.Layout() == Denormalized {
+			return "f." + name, nil
+		}
 		aliases[e[:1]] = true
 		return e, nil
 	}
@@ -188,7 +197,7 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 
 	var where []string
 	where = append(where, "f.account_id IN ("+b.params(anySlice(q.AccountIDs()))+")")
-	where = append(where, "f.date BETWEEN "+b.param(q.Start)+" AND "+b.param(q.End))
+	where = append(where, "f.date BETWEEN "+d.Date(b.param(q.Start))+" AND "+d.Date(b.param(q.End)))
 	for _, f := range q.Filters {
 		if f.Metric {
 			continue
@@ -243,15 +252,14 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 	for i, m := range sums {
 		calc = append(calc, fmt.Sprintf("g.s%d AS h_%s", i, m))
 	}
-	calcSQL := fmt.Sprintf("SELECT %s\n  FROM agg g", strings.Join(calc, ", "))
-	var ctes []string
-	ctes = append(ctes, "agg AS (\n  "+agg+"\n)")
+	// Subqueries rather than CTEs: the same SQL runs on engines without WITH
+	// (ClickHouse 18).
+	calcFrom := "(" + agg + ") AS g"
 	if reach != nil {
-		rsql, on := reach.sql(b, q, groups)
-		ctes = append(ctes, "rch AS (\n  "+rsql+"\n)")
-		calcSQL += "\n  LEFT JOIN rch r ON " + on
+		rsql, keys := reach.sql(b, q, groups)
+		calcFrom = d.JoinReach(agg, rsql, keys)
 	}
-	ctes = append(ctes, "calc AS (\n  "+calcSQL+"\n)")
+	calcSQL := fmt.Sprintf("SELECT %s\n  FROM %s", strings.Join(calc, ", "), calcFrom)
 
 	// final: metric filters, count before limit, order, limit.
 	var having []string
@@ -312,17 +320,21 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 			}
 		}
 	}
-	out = append(out, "COUNT(*) OVER () AS n_before_limit")
+	if d.WindowCount() {
+		out = append(out, "COUNT(*) OVER () AS n_before_limit")
+	} else {
+		p.ReaderCounts, p.ReaderLimit = true, q.Limit
+	}
 
-	final := fmt.Sprintf("SELECT %s\nFROM calc", strings.Join(out, ", "))
+	final := fmt.Sprintf("SELECT %s\nFROM (\n  %s\n) AS calc", strings.Join(out, ", "), calcSQL)
 	if len(having) > 0 {
 		final += "\nWHERE " + strings.Join(having, "\n  AND ")
 	}
 	final += "\nORDER BY " + strings.Join(orderBy(d, q, metricRef), ", ")
-	if q.Limit > 0 {
+	if q.Limit > 0 && !p.ReaderCounts {
 		final += "\nLIMIT " + b.param(q.Limit)
 	}
-	p.SQL = "WITH " + strings.Join(ctes, ",\n") + "\n" + final
+	p.SQL = final
 	p.Args = b.args
 	return p, nil
 }

@@ -7,6 +7,7 @@ package sqlgen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/adsmcp/adsmcp/fit"
 )
@@ -36,6 +37,46 @@ type Dialect interface {
 	// TextOrder is a text sort key in byte (code point) order, whatever the
 	// database's collation.
 	TextOrder(expr string) string
+	// Date is a DATE parameter at placeholder ph. Compile passes dates as
+	// time.Time; a source whose driver cannot bind them converts the arguments
+	// (see Plan.DateArgs).
+	Date(ph string) string
+	// Layout is how the warehouse's tables are laid out in this engine.
+	Layout() Layout
+	// JoinReach is the FROM clause joining the aggregated rows (subquery agg,
+	// aliased g) to their stored reach (subquery rch, aliased r) on keys, a
+	// LEFT join that matches NULL keys to each other; with no keys rch has one
+	// row, joined to every row of agg.
+	JoinReach(agg, rch string, keys []string) string
+	// WindowCount says whether the engine has COUNT(*) OVER (). Without it the
+	// plan counts the rows before the limit, and applies the limit, while
+	// reading (Plan.ReaderLimit).
+	WindowCount() bool
+}
+
+// Layout is how the warehouse's tables are laid out.
+type Layout int
+
+const (
+	// Normalized is the documented schema of schema.sql: facts and reach
+	// joined to accounts, campaigns, ad sets and ads by ID.
+	Normalized Layout = iota
+	// Denormalized stores every descriptive column (platform, account_name,
+	// campaign_name, …) on each facts and reach row, as ClickHouse prefers:
+	// no joins at query time.
+	Denormalized
+)
+
+// joinOn is the standard LEFT JOIN with NULL-safe key equality.
+func joinOn(agg, rch string, keys []string) string {
+	on := make([]string, len(keys))
+	for i, k := range keys {
+		on[i] = fmt.Sprintf("r.%[1]s IS NOT DISTINCT FROM g.%[1]s", k)
+	}
+	if len(on) == 0 {
+		on = append(on, "TRUE")
+	}
+	return "(" + agg + ") AS g\n  LEFT JOIN (" + rch + ") AS r ON " + strings.Join(on, " AND ")
 }
 
 // DuckDB is the embedded warehouse's dialect.
@@ -54,7 +95,13 @@ func (DuckDB) FormatPeriod(g fit.Grain, e string) string {
 	}
 	return "strftime(" + e + ", '%Y-%m-%d')"
 }
-func (DuckDB) Lower(e string) string         { return "lower(" + e + ")" }
+func (DuckDB) Lower(e string) string { return "lower(" + e + ")" }
+func (DuckDB) Date(ph string) string { return ph }
+func (DuckDB) Layout() Layout        { return Normalized }
+func (DuckDB) WindowCount() bool     { return true }
+func (DuckDB) JoinReach(agg, rch string, keys []string) string {
+	return joinOn(agg, rch, keys)
+}
 func (DuckDB) Contains(s, sub string) string { return "contains(" + s + ", " + sub + ")" }
 func (DuckDB) StartsWith(s, p string) string { return "starts_with(" + s + ", " + p + ")" }
 
@@ -81,6 +128,71 @@ func (Postgres) FormatPeriod(g fit.Grain, e string) string {
 func (Postgres) Lower(e string) string         { return "lower(" + e + ` COLLATE "und-x-icu")` }
 func (Postgres) Contains(s, sub string) string { return "(strpos(" + s + ", " + sub + ") > 0)" }
 func (Postgres) StartsWith(s, p string) string { return "starts_with(" + s + ", " + p + ")" }
+func (Postgres) Date(ph string) string         { return ph }
+func (Postgres) Layout() Layout                { return Normalized }
+func (Postgres) WindowCount() bool             { return true }
+func (Postgres) JoinReach(agg, rch string, keys []string) string {
+	return joinOn(agg, rch, keys)
+}
+
+// ClickHouse is ClickHouse's dialect, down to 18.16 (the Debian package): no
+// CTEs, no window functions, one JOIN per SELECT, so the warehouse is
+// Denormalized and the reach join goes by USING. Parameters are "?", bound
+// by the driver on the client; dates are bound as 'YYYY-MM-DD' text.
+type ClickHouse struct{}
+
+func (ClickHouse) Name() string              { return "clickhouse" }
+func (ClickHouse) Placeholder(int) string    { return "?" }
+func (ClickHouse) Double(e string) string    { return "toFloat64(" + e + ")" }
+func (ClickHouse) TextOrder(e string) string { return e } // String compares bytes
+func (ClickHouse) Truncate(g fit.Grain, e string) string {
+	if g == fit.Monthly {
+		return "toStartOfMonth(" + e + ")"
+	}
+	return "toMonday(" + e + ")"
+}
+func (ClickHouse) FormatPeriod(g fit.Grain, e string) string {
+	if g == fit.Monthly {
+		return "formatDateTime(" + e + ", '%Y-%m')"
+	}
+	return "toString(" + e + ")"
+}
+
+// Lower is lowerUTF8, which lowers letters whose lower case has as many
+// bytes as the upper case: all of Latin, Greek and Cyrillic but a few
+// oddities such as U+0130 (İ).
+func (ClickHouse) Lower(e string) string         { return "lowerUTF8(" + e + ")" }
+func (ClickHouse) Contains(s, sub string) string { return "(position(" + s + ", " + sub + ") > 0)" }
+func (ClickHouse) StartsWith(s, p string) string { return "startsWith(" + s + ", " + p + ")" }
+func (ClickHouse) Date(ph string) string         { return "toDate(" + ph + ")" }
+func (ClickHouse) Layout() Layout                { return Denormalized }
+func (ClickHouse) WindowCount() bool             { return false }
+
+// JoinReach uses USING, which in ClickHouse never matches NULL keys: both
+// sides join on ifNull(key, ”) copies of the dimension keys (the period key
+// is a DATE, never NULL), and the right side keeps only those and reach so
+// no other name clashes. Reach is Nullable, so an unmatched row gets NULL.
+func (ClickHouse) JoinReach(agg, rch string, keys []string) string {
+	if len(keys) == 0 {
+		return "(" + agg + ") AS g\n  CROSS JOIN (" + rch + ") AS r"
+	}
+	var left, right, using []string
+	for _, k := range keys {
+		if k == "p" {
+			right = append(right, "p")
+			using = append(using, "p")
+			continue
+		}
+		left = append(left, "ifNull("+k+", '') AS k_"+k)
+		right = append(right, "ifNull("+k+", '') AS k_"+k)
+		using = append(using, "k_"+k)
+	}
+	l := "(" + agg + ")"
+	if len(left) > 0 {
+		l = "(SELECT *, " + strings.Join(left, ", ") + " FROM (" + agg + "))"
+	}
+	return l + " AS g\n  ANY LEFT JOIN (SELECT " + strings.Join(right, ", ") + ", reach FROM (" + rch + ")) AS r USING (" + strings.Join(using, ", ") + ")"
+}
 
 func unit(g fit.Grain) string {
 	if g == fit.Monthly {

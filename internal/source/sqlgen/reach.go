@@ -148,18 +148,24 @@ func PeriodStart(g fit.Grain, t time.Time) time.Time {
 	return t
 }
 
-// sql is the rch CTE: one reach value per result group and period, NULL when a
-// group holds several objects (e.g. two campaigns with the same name), and the
-// join condition to the aggregated rows.
-func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, string) {
+// sql is the rch subquery: one reach value per result group and period, NULL
+// when a group holds several objects (e.g. two campaigns with the same name),
+// and the keys it joins the aggregated rows on.
+func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, []string) {
 	var selects, keys, on []string
+	dim := func(name string) string {
+		if b.d.Layout() == Denormalized {
+			return "r." + name
+		}
+		return reachDimExpr[name]
+	}
 	if !rp.total && q.Grain != fit.Total {
 		selects = append(selects, "r.period_start AS p")
 		keys = append(keys, "p")
 	}
 	usesCampaign := rp.level == "campaign"
 	for i, d := range q.Dimensions {
-		selects = append(selects, fmt.Sprintf("%s AS d%d", reachDimExpr[d], i))
+		selects = append(selects, fmt.Sprintf("%s AS d%d", dim(d), i))
 		keys = append(keys, fmt.Sprintf("d%d", i))
 	}
 	selects = append(selects, "CASE WHEN COUNT(*) = 1 THEN "+b.d.Double("MAX(r.reach)")+" END AS reach")
@@ -167,15 +173,18 @@ func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, s
 	if usesCampaign {
 		from += " JOIN campaigns c ON c.campaign_id = r.object_id"
 	}
+	if b.d.Layout() == Denormalized {
+		from = "reach r"
+	}
 	where := []string{
 		"r.level = " + b.param(rp.level),
 		"r.grain = " + b.param(string(rp.grain)),
 		"r.account_id IN (" + b.params(anySlice(q.AccountIDs())) + ")",
-		"r.period_start BETWEEN " + b.param(rp.first) + " AND " + b.param(rp.last),
+		"r.period_start BETWEEN " + b.d.Date(b.param(rp.first)) + " AND " + b.d.Date(b.param(rp.last)),
 	}
 	for _, f := range q.Filters {
 		if !f.Metric {
-			where = append(where, textPredicate(b, reachDimExpr[f.Field], f))
+			where = append(where, textPredicate(b, dim(f.Field), f))
 		}
 	}
 	sql := fmt.Sprintf("SELECT %s\n  FROM %s\n  WHERE %s", strings.Join(selects, ", "), from, strings.Join(where, "\n    AND "))
@@ -184,13 +193,10 @@ func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, s
 	}
 	for _, k := range keys {
 		if slices.Contains(groups, k) {
-			on = append(on, fmt.Sprintf("r.%[1]s IS NOT DISTINCT FROM g.%[1]s", k))
+			on = append(on, k)
 		}
 	}
-	if len(on) == 0 {
-		on = append(on, "TRUE")
-	}
-	return sql, strings.Join(on, " AND ")
+	return sql, on
 }
 
 // ReachNeed is which stored reach values the warehouse's SQL reads for a

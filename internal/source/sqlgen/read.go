@@ -16,10 +16,16 @@ type Rows interface {
 }
 
 // ReadTable reads the rows of a compiled plan into a table. Each call takes
-// fresh columns from the plan, so a plan is read once.
+// fresh columns from the plan, so a plan is read once. When the plan says so
+// (ReaderCounts), it counts the rows before the limit itself, reading past
+// the limit without keeping those rows.
 func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 	t := &fit.Table{Columns: p.Columns, Grain: grain, Notices: p.Notices}
-	dest := make([]any, len(p.Columns)+1)
+	n := len(p.Columns)
+	if !p.ReaderCounts {
+		n++
+	}
+	dest := make([]any, n)
 	strs := make([]sql.NullString, len(p.Columns))
 	nums := make([]sql.NullFloat64, len(p.Columns))
 	for i, c := range p.Columns {
@@ -29,11 +35,17 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 			dest[i] = &strs[i]
 		}
 	}
-	var before int64
-	dest[len(p.Columns)] = &before
+	var before, counted int64
+	if !p.ReaderCounts {
+		dest[len(p.Columns)] = &before
+	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("read row: %w", err)
+		}
+		counted++
+		if p.ReaderLimit > 0 && counted > int64(p.ReaderLimit) {
+			continue
 		}
 		for i, c := range p.Columns {
 			if c.Role != fit.RoleMetric {
@@ -55,7 +67,10 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 		return nil, err
 	}
 	t.RowsBeforeLimit = t.Len()
-	if t.Len() > 0 {
+	switch {
+	case p.ReaderCounts:
+		t.RowsBeforeLimit = int(counted)
+	case t.Len() > 0:
 		t.RowsBeforeLimit = int(before)
 	}
 	return t, nil

@@ -1,0 +1,262 @@
+package clickhouse
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// ErrNotEmpty is returned by Load when the warehouse already holds data.
+var ErrNotEmpty = errors.New("clickhouse: the warehouse already holds data; load into an empty database (or drop its adsmcp tables)")
+
+// tables are the tables of schema.sql, dropped by Drop.
+var tables = []string{"dataset", "accounts", "facts", "reach"}
+
+// Load creates the schema (schema.sql) and fills the warehouse at dsn with
+// what produce sends its Sink. ClickHouse has no transactions, so the load
+// is made all-or-nothing another way: facts stream into one INSERT as they
+// come, the small tables follow, the complete=true dataset row is written
+// last, and on any error every adsmcp table is dropped again, so a failed
+// load leaves nothing behind. It is for tests, demos and one-off loads;
+// adsmcp itself only reads.
+func Load(ctx context.Context, dsn string, produce func(context.Context, ads.Sink) error) (err error) {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return err
+	}
+	for _, st := range statements(Schema) {
+		if _, err := c.do(ctx, st, nil); err != nil {
+			return fmt.Errorf("clickhouse: create schema: %w", err)
+		}
+	}
+	n, err := c.do(ctx, "SELECT count() FROM dataset", nil)
+	if err != nil {
+		return fmt.Errorf("clickhouse: load: %w", err)
+	}
+	if strings.TrimSpace(n) != "0" {
+		return ErrNotEmpty
+	}
+	defer func() {
+		if err != nil {
+			dropTables(context.WithoutCancel(ctx), c) //nolint:errcheck // the first error is the one to report
+		}
+	}()
+	l := newLoader(ctx, c)
+	if err := produce(ctx, l); err != nil {
+		l.abort(err)
+		return err
+	}
+	return l.finish()
+}
+
+// LoadDemo loads the deterministic demo dataset described by cfg.
+func LoadDemo(ctx context.Context, dsn string, cfg demo.Config) error {
+	return Load(ctx, dsn, func(ctx context.Context, sink ads.Sink) error {
+		return demo.Generate(ctx, cfg, sink, nil)
+	})
+}
+
+// Drop drops the warehouse's tables at dsn, for a reload.
+func Drop(ctx context.Context, dsn string) error {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return err
+	}
+	return dropTables(ctx, c)
+}
+
+func dropTables(ctx context.Context, c *httpClient) error {
+	for _, t := range tables {
+		if _, err := c.do(ctx, "DROP TABLE IF EXISTS "+t, nil); err != nil {
+			return fmt.Errorf("clickhouse: drop %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// loader is an ads.Sink that denormalizes as it goes: accounts, campaigns,
+// ad sets and ads come first (every producer sends them first) and are kept
+// in memory; each fact is written with their descriptive columns to a CSV
+// stream that one HTTP INSERT reads while it is produced.
+type loader struct {
+	ctx       context.Context
+	c         *httpClient
+	dataset   [][2]string
+	accounts  map[string]ads.Account
+	order     []string
+	campaigns map[string]ads.Campaign
+	adsets    map[string]string // adset_id → name
+	adNames   map[string]string // ad_id → name
+	reach     bytes.Buffer
+	reachCSV  *csv.Writer
+
+	pipe    *io.PipeWriter
+	buf     *bufio.Writer
+	facts   *csv.Writer
+	done    chan error
+	record  []string
+	written int64
+}
+
+func newLoader(ctx context.Context, c *httpClient) *loader {
+	l := &loader{ctx: ctx, c: c, accounts: map[string]ads.Account{}, campaigns: map[string]ads.Campaign{},
+		adsets: map[string]string{}, adNames: map[string]string{}}
+	l.reachCSV = csv.NewWriter(&l.reach)
+	return l
+}
+
+// null is ClickHouse's CSV NULL for the empty string, the producers' NULL.
+func null(s string) string {
+	if s == "" {
+		return `\N`
+	}
+	return s
+}
+
+func (l *loader) Dataset(key, value string) error {
+	l.dataset = append(l.dataset, [2]string{key, value})
+	return nil
+}
+
+func (l *loader) Account(a ads.Account) error {
+	if _, ok := l.accounts[a.AccountID]; !ok {
+		l.order = append(l.order, a.AccountID)
+	}
+	l.accounts[a.AccountID] = a
+	return nil
+}
+
+func (l *loader) Campaign(c ads.Campaign) error { l.campaigns[c.CampaignID] = c; return nil }
+func (l *loader) AdSet(s ads.AdSet) error       { l.adsets[s.AdSetID] = s.Name; return nil }
+func (l *loader) Ad(a ads.Ad) error             { l.adNames[a.AdID] = a.Name; return nil }
+
+// start opens the facts INSERT, streaming from a pipe.
+func (l *loader) start() {
+	pr, pw := io.Pipe()
+	l.pipe, l.done = pw, make(chan error, 1)
+	l.buf = bufio.NewWriterSize(pw, 1<<16)
+	l.facts = csv.NewWriter(l.buf)
+	go func() {
+		_, err := l.c.do(l.ctx, "INSERT INTO facts FORMAT CSV", pr)
+		pr.CloseWithError(err)
+		l.done <- err
+	}()
+}
+
+func (l *loader) Fact(f *ads.Fact) error {
+	a, ok := l.accounts[f.AccountID]
+	if !ok {
+		return fmt.Errorf("clickhouse: load: a fact of account %q, which was not sent first", f.AccountID)
+	}
+	if l.facts == nil {
+		l.start()
+	}
+	var c ads.Campaign
+	if f.CampaignID != "" {
+		c = l.campaigns[f.CampaignID]
+	}
+	link := `\N`
+	if f.LinkClicks != ads.NotReported {
+		link = strconv.FormatInt(f.LinkClicks, 10)
+	}
+	l.record = append(l.record[:0],
+		f.Date.Format(time.DateOnly), f.AccountID, a.Platform, a.AccountName, a.Currency,
+		null(f.CampaignID), null(c.Name), null(c.Objective), null(c.Status),
+		null(f.AdSetID), null(l.adsets[f.AdSetID]), null(f.AdID), null(l.adNames[f.AdID]),
+		null(f.Country), null(f.Device), null(f.PublisherPlatform),
+		strconv.FormatInt(f.SpendMicros, 10), strconv.FormatInt(f.Impressions, 10), strconv.FormatInt(f.Clicks, 10),
+		link, strconv.FormatFloat(f.Conversions, 'f', -1, 64), strconv.FormatInt(f.ConversionValueMicros, 10),
+		strconv.FormatInt(f.VideoViews, 10))
+	if err := l.facts.Write(l.record); err != nil {
+		return fmt.Errorf("clickhouse: load facts: %w", err)
+	}
+	l.written++
+	return nil
+}
+
+func (l *loader) Reach(r ads.Reach) error {
+	a, ok := l.accounts[r.AccountID]
+	if !ok {
+		return fmt.Errorf("clickhouse: load: reach of account %q, which was not sent first", r.AccountID)
+	}
+	var c ads.Campaign
+	campaignID := ""
+	if r.Level == "campaign" {
+		c, campaignID = l.campaigns[r.ObjectID], r.ObjectID
+	}
+	return l.reachCSV.Write([]string{r.Level, r.ObjectID, r.AccountID, r.Grain, r.PeriodStart.Format(time.DateOnly),
+		strconv.FormatInt(r.Reach, 10), a.Platform, a.AccountName, a.Currency,
+		null(campaignID), null(c.Name), null(c.Objective), null(c.Status)})
+}
+
+// abort ends the facts INSERT with err, so the server discards what it read.
+func (l *loader) abort(err error) {
+	if l.pipe != nil {
+		l.pipe.CloseWithError(err)
+		<-l.done
+	}
+}
+
+// finish completes the facts INSERT, then writes accounts, reach and, last,
+// the dataset rows with complete=true.
+func (l *loader) finish() error {
+	if l.facts != nil {
+		l.facts.Flush()
+		err := l.facts.Error()
+		if err == nil {
+			err = l.buf.Flush()
+		}
+		if err != nil {
+			l.abort(err)
+			return fmt.Errorf("clickhouse: load facts: %w", err)
+		}
+		l.pipe.Close()
+		if err := <-l.done; err != nil {
+			return fmt.Errorf("clickhouse: load facts: %w", err)
+		}
+	}
+	var accounts bytes.Buffer
+	w := csv.NewWriter(&accounts)
+	for _, id := range l.order {
+		a := l.accounts[id]
+		w.Write([]string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status}) //nolint:errcheck // a bytes.Buffer does not fail
+	}
+	w.Flush()
+	if err := l.insert("accounts", &accounts); err != nil {
+		return err
+	}
+	l.reachCSV.Flush()
+	if err := l.insert("reach", &l.reach); err != nil {
+		return err
+	}
+	var dataset bytes.Buffer
+	w = csv.NewWriter(&dataset)
+	for _, kv := range l.dataset {
+		if kv[0] != "complete" {
+			w.Write(kv[:]) //nolint:errcheck // a bytes.Buffer does not fail
+		}
+	}
+	w.Write([]string{"complete", "true"}) //nolint:errcheck // a bytes.Buffer does not fail
+	w.Flush()
+	return l.insert("dataset", &dataset)
+}
+
+func (l *loader) insert(table string, data *bytes.Buffer) error {
+	if data.Len() == 0 {
+		return nil
+	}
+	if _, err := l.c.do(l.ctx, "INSERT INTO "+table+" FORMAT CSV", data); err != nil {
+		return fmt.Errorf("clickhouse: load %s: %w", table, err)
+	}
+	return nil
+}
