@@ -9,6 +9,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/googleads"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/meta"
@@ -16,9 +17,18 @@ import (
 )
 
 // openSource opens what answers queries: the ad platforms' APIs configured
-// under sources:, a PostgreSQL warehouse (sources.postgres), or else the
-// embedded warehouse.
+// under sources:, a PostgreSQL (sources.postgres) or ClickHouse
+// (sources.clickhouse) warehouse, or else the embedded warehouse.
 func (g *globals) openSource(ctx context.Context, stderr io.Writer) (source.Source, error) {
+	if g.cfg != nil && g.cfg.Sources.ClickHouse != nil {
+		c := g.cfg.Sources.ClickHouse
+		src, err := clickhouse.Open(ctx, clickhouse.Options{DSN: c.DSN.Reveal(), MaxConns: c.MaxConns,
+			StatementTimeout: time.Duration(c.StatementTimeout), Logger: g.logger(stderr).With("source", "clickhouse")})
+		if err != nil {
+			return nil, fmt.Errorf("sources.clickhouse: %w", err)
+		}
+		return src, nil
+	}
 	if g.cfg != nil && g.cfg.Sources.Postgres != nil {
 		p := g.cfg.Sources.Postgres
 		src, err := postgres.Open(ctx, postgres.Options{DSN: p.DSN.Reveal(), MaxConns: int32(p.MaxConns),

@@ -101,11 +101,26 @@ type Limits struct {
 	MaxConcurrent     int `yaml:"max_concurrent"`
 }
 
-// Sources are the live ad-platform connectors, or a PostgreSQL warehouse.
+// Sources are the live ad-platform connectors, or a PostgreSQL or ClickHouse
+// warehouse.
 type Sources struct {
-	Meta      *Meta      `yaml:"meta"`
-	GoogleAds *GoogleAds `yaml:"google_ads"`
-	Postgres  *Postgres  `yaml:"postgres"`
+	Meta       *Meta       `yaml:"meta"`
+	GoogleAds  *GoogleAds  `yaml:"google_ads"`
+	Postgres   *Postgres   `yaml:"postgres"`
+	ClickHouse *ClickHouse `yaml:"clickhouse"`
+}
+
+// ClickHouse configures a warehouse in ClickHouse (internal/source/clickhouse,
+// schema in internal/source/clickhouse/schema.sql) in place of the embedded one.
+type ClickHouse struct {
+	// DSN is clickhouse://user:password@host:9000/database; it may hold a
+	// password, so it is a Secret (use ${CH_DSN}).
+	DSN Secret `yaml:"dsn"`
+	// MaxConns caps the connection pool (default: clickhouse-go's).
+	MaxConns int `yaml:"max_conns"`
+	// StatementTimeout bounds a query run without a call deadline; a call's
+	// deadline always bounds its query (max_execution_time, and cancellation).
+	StatementTimeout Duration `yaml:"statement_timeout"`
 }
 
 // Postgres configures a warehouse in PostgreSQL (internal/source/postgres,
@@ -370,6 +385,17 @@ func (f *File) check() error {
 		}
 		if p.MaxConns < 0 || p.StatementTimeout < 0 {
 			bad("sources.postgres: max_conns and statement_timeout must be positive")
+		}
+	}
+	if c := f.Sources.ClickHouse; c != nil {
+		if c.DSN == "" {
+			bad("sources.clickhouse.dsn is empty: set it to a connection URL, e.g. ${ADSMCP_CH_DSN}")
+		}
+		if f.Sources.Meta != nil || f.Sources.GoogleAds != nil || f.Sources.Postgres != nil {
+			bad("sources.clickhouse cannot be combined with postgres, meta or google_ads: answer from one warehouse or from the APIs")
+		}
+		if c.MaxConns < 0 || c.StatementTimeout < 0 {
+			bad("sources.clickhouse: max_conns and statement_timeout must be positive")
 		}
 	}
 	for name, t := range f.Tenants {

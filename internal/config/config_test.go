@@ -249,3 +249,31 @@ func TestParsePostgres(t *testing.T) {
 		}
 	}
 }
+
+func TestParseClickHouse(t *testing.T) {
+	f, err := Parse([]byte("sources:\n  clickhouse:\n    dsn: ${CH}\n    max_conns: 4\n    statement_timeout: 20s\n"),
+		env(map[string]string{"CH": "clickhouse://u:pw@db:9000/ads"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Sources.ClickHouse
+	if c == nil || c.DSN.Reveal() != "clickhouse://u:pw@db:9000/ads" || c.MaxConns != 4 || time.Duration(c.StatementTimeout) != 20*time.Second {
+		t.Fatalf("sources.clickhouse: %+v", c)
+	}
+	if f.Sources.Live() {
+		t.Error("a ClickHouse warehouse is not a live source")
+	}
+	if strings.Contains(fmt.Sprint(c), "pw") {
+		t.Errorf("the DSN prints: %v", c)
+	}
+	for raw, want := range map[string]string{
+		"sources:\n  clickhouse: {max_conns: 2}\n":                      "sources.clickhouse.dsn is empty",
+		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":      "cannot be combined",
+		"sources:\n  clickhouse: {dsn: x}\n  meta: {access_token: t}\n": "cannot be combined",
+		"sources:\n  clickhouse: {dsn: x, max_conns: -1}\n":             "must be positive",
+	} {
+		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", raw, err, want)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
+)
+
+// testDBConfig is the demo dataset testDB holds.
+var testDBConfig = demo.Config{Anchor: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), Seed: 7, Scale: 0.03}
+
+// elapsed is the one part of an answer that differs from run to run.
+var elapsed = regexp.MustCompile(`,"elapsed_ms":\d+`)
+
+// warehouseQueries are CLI queries whose answers must not depend on the engine.
+var warehouseQueries = [][]string{
+	{"accounts"},
+	{"query", "--raw", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,clicks,ctr,reach,frequency", "-d", "account_name", "-g", "weekly", "--preset", "last_30d"},
+	{"query", "--today", "2026-03-15", "--platform", "google", "-m", "spend,cpc,conversions", "-d", "campaign_name", "-g", "daily", "--preset", "last_90d"},
+	{"query", "--raw", "--today", "2026-03-15", "--platform", "tiktok", "-m", "spend,ctr", "-d", "ad_name", "--preset", "last_7d", "--sort", "-spend", "--limit", "5"},
+}
+
+// A warehouse in ClickHouse or PostgreSQL, configured under sources:, answers
+// the CLI exactly as the embedded one holding the same data.
+func TestQueryFromWarehouseEngines(t *testing.T) {
+	db := testDB(t)
+	engines := map[string]func(t *testing.T) string{
+		"clickhouse": func(t *testing.T) string {
+			dsn := clickhouse.FreshDatabaseForTest(t)
+			if err := clickhouse.LoadDemo(context.Background(), dsn, testDBConfig); err != nil {
+				t.Fatal(err)
+			}
+			return "sources:\n  clickhouse:\n    dsn: " + dsn + "\n"
+		},
+		"postgres": func(t *testing.T) string {
+			dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
+			if dsn == "" {
+				if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
+					t.Fatal("ADSMCP_TEST_PG_DSN is not set (ADSMCP_REQUIRE_DATABASES=1)")
+				}
+				t.Skip("ADSMCP_TEST_PG_DSN is not set; start a server with: eval \"$(bash .ci/setup-postgres)\"")
+			}
+			ctx := context.Background()
+			admin, err := pgxpool.New(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer admin.Close()
+			schema := fmt.Sprintf("adsmcp_cli_%d_%d", os.Getpid(), time.Now().UnixNano())
+			if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if p, err := pgxpool.New(context.Background(), dsn); err == nil {
+					p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
+					p.Close()
+				}
+			})
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			dsn += sep + "search_path=" + schema
+			pool, err := pgxpool.New(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pool.Close()
+			if err := postgres.LoadDemo(ctx, pool, testDBConfig); err != nil {
+				t.Fatal(err)
+			}
+			return "sources:\n  postgres:\n    dsn: \"" + dsn + "\"\n"
+		},
+	}
+	for name, load := range engines {
+		t.Run(name, func(t *testing.T) {
+			cfg := writeConfig(t, load(t))
+			for _, args := range warehouseQueries {
+				want, _, err := runCLI(append(args, "--db", db)...)
+				if err != nil {
+					t.Fatalf("%v on the embedded warehouse: %v", args, err)
+				}
+				got, stderr, err := runCLI(append(args, "--config", cfg)...)
+				if err != nil {
+					t.Fatalf("%v on %s: %v\n%s", args, name, err, stderr)
+				}
+				got, want = elapsed.ReplaceAllString(got, ""), elapsed.ReplaceAllString(want, "")
+				if got != want {
+					t.Errorf("%v: %s answers\n%s\nthe embedded warehouse\n%s", args, name, got, want)
+				}
+				if len(strings.TrimSpace(got)) == 0 {
+					t.Errorf("%v: empty answer", args)
+				}
+			}
+		})
+	}
+}
