@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
@@ -59,4 +61,20 @@ func TestLoadKeepsDataset(t *testing.T) {
 	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config); !errors.Is(err, clickhouse.ErrNotEmpty) {
 		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
 	}
+}
+
+// Names in several scripts match, group and sort as in DuckDB.
+func TestConformanceUnicode(t *testing.T) {
+	sourcetest.RunUnicode(t, func(t *testing.T, produce func(context.Context, ads.Sink) error) source.Source {
+		dsn := clickhouse.FreshDatabaseForTest(t)
+		if err := clickhouse.Load(context.Background(), dsn, produce); err != nil {
+			t.Fatal(err)
+		}
+		src, err := clickhouse.Open(context.Background(), clickhouse.Options{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { src.Close() })
+		return src
+	})
 }

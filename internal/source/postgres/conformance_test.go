@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
@@ -20,6 +22,18 @@ func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
 // openLoaded loads the duckdbtest demo dataset into a fresh schema of the test
 // server, dropped when the test ends, and opens it as a source.
 func openLoaded(t *testing.T) *postgres.Source {
+	src := openFresh(t)
+	start := time.Now()
+	if err := postgres.LoadDemo(context.Background(), src.Pool(), duckdbtest.Config); err != nil {
+		t.Fatalf("load the demo dataset: %v", err)
+	}
+	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
+	return src
+}
+
+// openFresh opens a fresh, empty schema of the test server as a source; the
+// schema is dropped when the test ends.
+func openFresh(t *testing.T) *postgres.Source {
 	dsn := postgres.DSNForTest(t)
 	ctx := context.Background()
 	admin, err := pgxpool.New(ctx, dsn)
@@ -43,11 +57,6 @@ func openLoaded(t *testing.T) *postgres.Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	start := time.Now()
-	if err := postgres.LoadDemo(ctx, src.Pool(), duckdbtest.Config); err != nil {
-		t.Fatalf("load the demo dataset: %v", err)
-	}
-	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
 	return src
 }
 
@@ -76,4 +85,16 @@ func TestLoadKeepsDataset(t *testing.T) {
 	if err := postgres.LoadDemo(ctx, pg.Pool(), duckdbtest.Config); !errors.Is(err, postgres.ErrNotEmpty) {
 		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
 	}
+}
+
+// Names in several scripts match, group and sort as in DuckDB (lower() under
+// ICU, byte-order sorting).
+func TestConformanceUnicode(t *testing.T) {
+	sourcetest.RunUnicode(t, func(t *testing.T, produce func(context.Context, ads.Sink) error) source.Source {
+		src := openFresh(t)
+		if err := postgres.Load(context.Background(), src.Pool(), produce); err != nil {
+			t.Fatal(err)
+		}
+		return src
+	})
 }

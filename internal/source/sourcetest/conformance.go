@@ -1,5 +1,5 @@
 // Package sourcetest is the shared source conformance suite: one set of query
-// cases that every warehouse (DuckDB, PostgreSQL, later ClickHouse) holding the
+// cases that every warehouse (DuckDB, PostgreSQL, ClickHouse) holding the
 // same data must answer identically, down to the CSV bytes, hidden ratio parts,
 // empty cells, row counts before the limit and notices.
 package sourcetest
@@ -70,7 +70,12 @@ func Run(t *testing.T, want, got source.Source, now time.Time) {
 		"$META": ids(accounts, func(a ads.Account) bool { return a.Platform == "meta_ads" }),
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 	}
-	for _, c := range Cases {
+	runCases(t, want, got, accounts, lists, now, Cases)
+}
+
+func runCases(t *testing.T, want, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time, cases []Case) {
+	ctx := context.Background()
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			raw := c.Args
 			for k, v := range lists {
