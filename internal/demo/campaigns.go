@@ -21,7 +21,7 @@ const (
 // has the same IDs at every Scale.
 func (p *plan) buildCampaign(a *accountPlan, i int, ids *rand.Rand, names map[string]int) *campaignPlan {
 	spec := a.spec
-	r := newRand(p.cfg.Seed, tagCampaign, uint64(a.idx), uint64(i))
+	r := newRand(p.cfg.Seed, tagCampaign, a.key, uint64(i))
 	lang := spec.Platform
 	if spec.spanish {
 		lang = "es"

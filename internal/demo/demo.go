@@ -1,9 +1,10 @@
 // Package demo generates adsmcp's deterministic demo dataset (PRODUCT.md §9): 14
-// synthetic ad accounts on Meta, Google and TikTok with two years of daily facts at
-// the finest level (date × ad × country × device), and stored reach per level and
-// grain. It knows nothing of any database: it hands every row to a Sink, in a fixed
-// order, so the same Config always yields the same sequence of calls — a warehouse
-// loaded from it is byte-identical, and tests can hash the stream.
+// synthetic ad accounts on Meta, Google and TikTok (and replicas of them above
+// Scale 1, for benchmarks) with two years of daily facts at the finest level (date ×
+// ad × country × device), and stored reach per level and grain. It knows nothing of
+// any database: it hands every row to a Sink, in a fixed order, so the same Config
+// always yields the same sequence of calls — a warehouse loaded from it is
+// byte-identical, and tests can hash the stream.
 //
 // The data is made to exercise the product, not only to look plausible: more
 // accounts than the 10-account guardrail, EUR and ARS money next to USD, heavy-tailed
@@ -46,9 +47,15 @@ type Config struct {
 	Seed   uint64
 	// Days defaults to DefaultDays when 0.
 	Days int
-	// Scale is the fraction of each account's campaigns to generate, in (0, 1];
-	// 0 means 1, the full dataset. Tests use 0.03–0.1. A smaller scale yields a subset
-	// of the full dataset's campaigns, ad sets and ads (same IDs and names).
+	// Scale is the size of the dataset, in (0, MaxScale]; 0 means 1, the standard
+	// dataset (~3.1M fact rows). Up to 1 it is the fraction of each account's
+	// campaigns to generate: tests use 0.03–0.1, and a smaller scale yields a subset
+	// of the full dataset's campaigns, ad sets and ads (same IDs and names). Above 1
+	// it adds replica accounts, for benchmarks: each whole unit beyond 1 another 14
+	// accounts shaped like the originals (named "Replica 2 - Lumen Outdoor US", …)
+	// with their own IDs and data, and a fractional part f a last such set keeping
+	// a fraction f of its campaigns (replicas.go). Scale 2 is ~6.6M fact rows, 3.2
+	// ~10.2M; the Scale 1 dataset is the first 14 accounts of every bigger one.
 	Scale float64
 }
 
@@ -80,8 +87,8 @@ func (cfg Config) normalized() (Config, error) {
 	if cfg.Scale == 0 {
 		cfg.Scale = 1
 	}
-	if !(cfg.Scale > 0 && cfg.Scale <= 1) {
-		return cfg, fmt.Errorf("demo: Config.Scale must be in (0, 1], got %g", cfg.Scale)
+	if !(cfg.Scale > 0 && cfg.Scale <= MaxScale) {
+		return cfg, fmt.Errorf("demo: Config.Scale must be in (0, %d] (a fraction of the campaigns up to 1, replica accounts above), got %g", MaxScale, cfg.Scale)
 	}
 	return cfg, nil
 }

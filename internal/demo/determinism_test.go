@@ -55,7 +55,7 @@ func TestSeedAnchorAndScaleChangeTheData(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	for _, cfg := range []Config{
 		{},                            // no anchor
-		{Anchor: anchor, Scale: 1.5},  // more than everything
+		{Anchor: anchor, Scale: 10.5}, // more than MaxScale
 		{Anchor: anchor, Scale: -0.1}, // negative
 		{Anchor: anchor, Days: -3},
 	} {

@@ -31,11 +31,11 @@ type accountGen struct {
 
 // facts generates the account's facts in date order, handing full batches to emit,
 // and returns its reach rows.
-func (p *plan) facts(ctx context.Context, a *accountPlan, emit func([]Fact) error, newBatch func() []Fact) ([]Reach, error) {
-	g := &accountGen{p: p, a: a, art: newRand(p.cfg.Seed, tagArtifacts, uint64(a.idx)), batch: newBatch()}
+func (p *plan) facts(ctx context.Context, a *accountPlan, emit func([]Fact) error, newBatch func() []Fact) ([]reachRow, error) {
+	g := &accountGen{p: p, a: a, art: newRand(p.cfg.Seed, tagArtifacts, a.key), batch: newBatch()}
 	withReach := a.spec.Platform != googleAds
 	for _, c := range a.campaigns {
-		g.rands = append(g.rands, newRand(p.cfg.Seed, tagFacts, uint64(a.idx), uint64(c.idx)))
+		g.rands = append(g.rands, newRand(p.cfg.Seed, tagFacts, a.key, uint64(c.idx)))
 		if withReach {
 			g.imps = append(g.imps, make([]int64, p.cfg.Days))
 		}

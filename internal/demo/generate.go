@@ -68,7 +68,7 @@ func (p *plan) emitStructure(sink Sink) error {
 // accountJob is one account's facts in flight from its generating goroutine.
 type accountJob struct {
 	out   chan []Fact // closed when the account is done
-	reach []Reach     // set before out is closed
+	reach []reachRow  // set before out is closed
 	err   error       // set before out is closed
 }
 
@@ -141,12 +141,13 @@ func (p *plan) emitFactsAndReach(ctx context.Context, sink Sink, progress func(i
 			return j.err
 		}
 	}
-	for _, j := range jobs {
+	for i, j := range jobs {
 		for _, r := range j.reach {
-			if err := sink.Reach(r); err != nil {
+			if err := sink.Reach(p.reachOf(p.accounts[i], r)); err != nil {
 				return err
 			}
 		}
+		j.reach = nil
 	}
 	return nil
 }

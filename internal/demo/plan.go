@@ -18,7 +18,8 @@ type plan struct {
 }
 
 type accountPlan struct {
-	idx       int
+	// key identifies the account in the paths of its random streams (streamKey).
+	key       uint64
 	spec      *accountSpec
 	campaigns []*campaignPlan
 	// lastDay is the last day index the account delivers (closed accounts stop early).
@@ -68,8 +69,18 @@ func newPlan(cfg Config) *plan {
 	for d := range p.dates {
 		p.dates[d] = start.AddDate(0, 0, d)
 	}
+	taken := map[string]bool{} // account IDs
 	for i := range accountSpecs {
-		p.accounts = append(p.accounts, p.buildAccount(i))
+		taken[accountSpecs[i].AccountID] = true
+	}
+	for k := 1; k <= copies(cfg.Scale); k++ {
+		for i := range accountSpecs {
+			spec := &accountSpecs[i]
+			if k > 1 {
+				spec = replicaSpec(i, k, taken)
+			}
+			p.accounts = append(p.accounts, p.buildAccount(spec, streamKey(i, k), copyFraction(cfg.Scale, k)))
+		}
 	}
 	return p
 }
@@ -82,27 +93,27 @@ func (p *plan) dayIndex(t time.Time) int {
 // date returns the date of day index d (possibly outside the data).
 func (p *plan) date(d int) time.Time { return p.dates[0].AddDate(0, 0, d) }
 
-// buildAccount builds the account's full campaign list, then keeps the Scale subset.
-func (p *plan) buildAccount(idx int) *accountPlan {
-	spec := &accountSpecs[idx]
-	r := newRand(p.cfg.Seed, tagAccount, uint64(idx))
-	a := &accountPlan{idx: idx, spec: spec, lastDay: p.cfg.Days - 1,
+// buildAccount builds the account's full campaign list, then keeps the fraction
+// frac of it (the Scale, for the original accounts below Scale 1).
+func (p *plan) buildAccount(spec *accountSpec, key uint64, frac float64) *accountPlan {
+	r := newRand(p.cfg.Seed, tagAccount, key)
+	a := &accountPlan{key: key, spec: spec, lastDay: p.cfg.Days - 1,
 		artifactRate: between(r, 0.012, 0.026),
 		reachU:       between(r, 0.22, 0.38),
 		reachV:       between(r, 0.55, 0.8)}
 	if spec.closed {
 		a.lastDay = p.cfg.Days - 1 - p.cfg.Days/5
 	}
-	ids := newRand(p.cfg.Seed, tagIDs, uint64(idx))
+	ids := newRand(p.cfg.Seed, tagIDs, key)
 	full := make([]*campaignPlan, spec.campaigns)
 	names := map[string]int{}
 	for i := range full {
 		full[i] = p.buildCampaign(a, i, ids, names)
 	}
-	// A smaller Scale keeps a random subset (always the staple campaign 0), in order.
-	keep := max(1, int(math.Round(float64(len(full))*p.cfg.Scale)))
+	// A smaller fraction keeps a random subset (always the staple campaign 0), in order.
+	keep := max(1, int(math.Round(float64(len(full))*frac)))
 	chosen := []int{0}
-	perm := newRand(p.cfg.Seed, tagSubset, uint64(idx)).Perm(len(full) - 1)
+	perm := newRand(p.cfg.Seed, tagSubset, key).Perm(len(full) - 1)
 	for _, j := range perm[:keep-1] {
 		chosen = append(chosen, j+1)
 	}

@@ -77,15 +77,36 @@ func combine(mx, sum int64, u float64) int64 {
 	return mx + int64(math.Floor(float64(sum-mx)*u))
 }
 
+// reachRow is a Reach row in a quarter of the memory: an account's rows wait for
+// every fact of the dataset to be emitted first, and at a large Scale they add up.
+type reachRow struct {
+	reach    int64
+	start    int32 // the period's start, as a day index (a week may start before the data)
+	campaign int32 // index in the account's campaigns; -1 for the account itself
+	grain    uint8 // index in grainNames
+}
+
+var grainNames = [...]string{GrainDaily, GrainWeekly, GrainMonthly}
+
+// reachOf returns the account's reach row rr in full.
+func (p *plan) reachOf(a *accountPlan, rr reachRow) Reach {
+	out := Reach{Level: LevelAccount, ObjectID: a.spec.AccountID, AccountID: a.spec.AccountID,
+		Grain: grainNames[rr.grain], PeriodStart: p.date(int(rr.start)), Reach: rr.reach}
+	if rr.campaign >= 0 {
+		out.Level, out.ObjectID = LevelCampaign, a.campaigns[rr.campaign].CampaignID
+	}
+	return out
+}
+
 // reach returns the account's reach rows: the account's daily, weekly and monthly
 // rows, then each campaign's, in campaign order.
-func (p *plan) reach(a *accountPlan, imps [][]int64) []Reach {
+func (p *plan) reach(a *accountPlan, imps [][]int64) []reachRow {
 	days := p.cfg.Days
-	r := newRand(p.cfg.Seed, tagReach, uint64(a.idx))
+	r := newRand(p.cfg.Seed, tagReach, a.key)
 	grains := []struct {
-		name string
-		ps   periods
-	}{{GrainWeekly, p.periods(isoMonday)}, {GrainMonthly, p.periods(monthStart)}}
+		grain uint8
+		ps    periods
+	}{{1, p.periods(isoMonday)}, {2, p.periods(monthStart)}}
 
 	// Campaigns' daily reach: impressions over a frequency that wobbles by day.
 	daily := make([][]int64, len(a.campaigns))
@@ -111,16 +132,16 @@ func (p *plan) reach(a *accountPlan, imps [][]int64) []Reach {
 		}
 	}
 
-	var out []Reach
-	emit := func(level, id, grain string, t time.Time, v int64) {
+	var out []reachRow
+	emit := func(campaign int, grain uint8, t time.Time, v int64) {
 		if a.spec.zero {
 			v = 0
 		}
-		out = append(out, Reach{Level: level, ObjectID: id, AccountID: a.spec.AccountID, Grain: grain, PeriodStart: t, Reach: v})
+		out = append(out, reachRow{reach: v, start: int32(p.dayIndex(t)), campaign: int32(campaign), grain: grain})
 	}
 	for d, v := range acct {
 		if v > 0 {
-			emit(LevelAccount, a.spec.AccountID, GrainDaily, p.dates[d], v)
+			emit(-1, 0, p.dates[d], v)
 		}
 	}
 	for _, g := range grains {
@@ -137,20 +158,20 @@ func (p *plan) reach(a *accountPlan, imps [][]int64) []Reach {
 		}
 		for i, v := range acc {
 			if v > 0 {
-				emit(LevelAccount, a.spec.AccountID, g.name, g.ps.starts[i], min(v, bound[i]))
+				emit(-1, g.grain, g.ps.starts[i], min(v, bound[i]))
 			}
 		}
 	}
-	for ci, c := range a.campaigns {
+	for ci := range a.campaigns {
 		for d, v := range daily[ci] {
 			if v > 0 {
-				emit(LevelCampaign, c.CampaignID, GrainDaily, p.dates[d], v)
+				emit(ci, 0, p.dates[d], v)
 			}
 		}
 		for _, g := range grains {
 			for i, v := range coarse(daily[ci], g.ps, a.reachU) {
 				if v > 0 {
-					emit(LevelCampaign, c.CampaignID, g.name, g.ps.starts[i], v)
+					emit(ci, g.grain, g.ps.starts[i], v)
 				}
 			}
 		}

@@ -6,9 +6,11 @@ import (
 )
 
 // Every random choice comes from a PCG stream whose seed is derived from Config.Seed
-// and the path of the object it belongs to (account index, campaign index, …). Each
-// object drawing from its own stream is what makes the output independent of
-// goroutine scheduling, and makes a smaller Scale a true subset of the full dataset.
+// and the path of the object it belongs to (account key, campaign index, …; the key
+// is the account's index, combined with its copy number for replicas above Scale 1:
+// streamKey). Each object drawing from its own stream is what makes the output
+// independent of goroutine scheduling, and makes a smaller Scale a true subset of the
+// full dataset.
 
 // Stream tags keep the streams of different purposes apart.
 const (
@@ -19,6 +21,7 @@ const (
 	tagReach
 	tagIDs
 	tagSubset
+	tagReplica // replica account IDs (replicas.go)
 )
 
 // mix is SplitMix64's finalizer: a bijective, well-spread hash of x.

@@ -260,3 +260,18 @@ func (l *loader) insert(table string, data *bytes.Buffer) error {
 	}
 	return nil
 }
+
+// CreateDatabase creates the database dsn names, when it does not exist.
+func CreateDatabase(ctx context.Context, dsn string) error {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return err
+	}
+	name := c.e.database
+	c.e.database = "default"
+	// A name is an identifier, not a value: quote it as one.
+	if _, err := c.do(ctx, "CREATE DATABASE IF NOT EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
+		return fmt.Errorf("clickhouse: create database %s: %w", name, err)
+	}
+	return nil
+}

@@ -8,7 +8,7 @@ import (
 
 // DSNForTest is the server .ci/setup-postgres starts; without it the tests that
 // need one skip, unless ADSMCP_REQUIRE_DATABASES=1 (as in CI).
-func DSNForTest(t *testing.T) string {
+func DSNForTest(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
 	if dsn == "" {
