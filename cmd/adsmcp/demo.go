@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -10,10 +12,11 @@ import (
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 func newDemoCommand(g *globals) *cobra.Command {
-	var anchor string
+	var anchor, targetURL string
 	var seed uint64
 	var scale float64
 	var force bool
@@ -22,7 +25,16 @@ func newDemoCommand(g *globals) *cobra.Command {
 		Short: "Create the warehouse filled with the deterministic demo dataset",
 		Long: `Creates the warehouse file with two years of synthetic, clearly labelled demo data for
 14 ad accounts on Meta, Google and TikTok, ending the day before --anchor. The same
-anchor and seed always give the same data.`,
+anchor and seed always give the same data.
+
+--target postgres://USER@HOST:PORT/DATABASE loads it into PostgreSQL instead (the
+tables of internal/source/postgres/schema.sql, in the URL's search_path schema). A
+database that already holds a warehouse is refused; --force drops its adsmcp tables
+(dataset, accounts, campaigns, adsets, ads, facts, reach, imports) and loads the
+demo data, in one transaction. Query it with sources.postgres in the configuration
+file (docs/configuration.md).`,
+		Example: `  adsmcp demo --anchor 2026-03-15 --seed 1
+  adsmcp demo --target postgres://adsmcp@localhost:5432/ads`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := demo.Config{Anchor: time.Now(), Seed: seed, Scale: scale}
@@ -33,32 +45,77 @@ anchor and seed always give the same data.`,
 				}
 				cfg.Anchor = d
 			}
-			path := g.db
-			if path == "" {
-				path = duckdb.DefaultPath()
-			}
-			if _, err := os.Stat(path); err == nil {
-				if !force {
-					return fmt.Errorf("%s already exists; pass --force to replace it, or --db to write another file", path)
-				}
-				if err := os.Remove(path); err != nil {
-					return fmt.Errorf("replace %s: %w", path, err)
-				}
-				os.Remove(path + ".wal")
-			}
-			stderr := stderrOf(cmd)
-			src, err := duckdb.Open(cmd.Context(), path, duckdb.Options{Demo: cfg, Progress: stderr, Logger: g.logger(stderr)})
+			t, err := targetOf(cmd, g, targetURL)
 			if err != nil {
 				return err
 			}
-			defer src.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "demo warehouse written to %s (anchor %s, seed %d)\n", path, cfg.Anchor.Format(time.DateOnly), seed)
+			stderr := stderrOf(cmd)
+			switch t.kind {
+			case targetDuckDB:
+				err = demoDuckDB(cmd, g, t.path, cfg, force, stderr)
+			case targetPostgres:
+				err = demoPostgres(cmd, t, cfg, force, stderr)
+			default: // targetClickHouse
+				return t.notSupported()
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "demo warehouse written to %s (anchor %s, seed %d)\n", t, cfg.Anchor.Format(time.DateOnly), seed)
+			if t.kind == targetPostgres {
+				fmt.Fprintf(cmd.OutOrStdout(), "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n")
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&anchor, "anchor", "", "the data ends the day before this date, YYYY-MM-DD (default today)")
 	cmd.Flags().Uint64Var(&seed, "seed", demo.DefaultSeed, "random seed")
-	cmd.Flags().Float64Var(&scale, "scale", 1, "fraction of campaigns to generate (tests use small values)")
-	cmd.Flags().BoolVar(&force, "force", false, "replace an existing warehouse file")
+	cmd.Flags().Float64Var(&scale, "scale", 1, "dataset size in (0, 10]: up to 1, the fraction of campaigns to generate (tests use small values); above 1, 14 more replica accounts per unit, for benchmarks (3.2 ≈ 10M fact rows)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing warehouse file (with --target: drop the database's adsmcp tables)")
+	cmd.Flags().StringVar(&targetURL, "target", "", "load into this database instead of the --db file: postgres://USER@HOST:PORT/DATABASE")
 	return cmd
+}
+
+// demoDuckDB writes the demo warehouse file, replacing it with force.
+func demoDuckDB(cmd *cobra.Command, g *globals, path string, cfg demo.Config, force bool, stderr io.Writer) error {
+	if _, err := os.Stat(path); err == nil {
+		if !force {
+			return fmt.Errorf("%s already exists; pass --force to replace it, or --db to write another file", path)
+		}
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("replace %s: %w", path, err)
+		}
+		os.Remove(path + ".wal")
+	}
+	src, err := duckdb.Open(cmd.Context(), path, duckdb.Options{Demo: cfg, Progress: stderr, Logger: g.logger(stderr)})
+	if err != nil {
+		return err
+	}
+	return src.Close()
+}
+
+// demoPostgres loads the demo dataset into a postgres target: into an empty
+// warehouse, or with force in place of the one there.
+func demoPostgres(cmd *cobra.Command, t *target, cfg demo.Config, force bool, stderr io.Writer) error {
+	ctx := cmd.Context()
+	pool, err := t.openPostgres(ctx)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	load := postgres.LoadDemo
+	if force {
+		load = postgres.ReplaceWithDemo
+	}
+	start := time.Now()
+	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
+	if err := load(ctx, pool, cfg); err != nil {
+		if errors.Is(err, postgres.ErrNotEmpty) {
+			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
+				"and load the demo data, or point --target at an empty database or schema (add ?search_path=SCHEMA to the URL)", t)}
+		}
+		return t.wrap("load the demo dataset", err)
+	}
+	fmt.Fprintf(stderr, "loaded the demo dataset in %.1fs\n", time.Since(start).Seconds())
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,10 +13,11 @@ import (
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 type importFlags struct {
-	platform                                   string
+	platform, target                           string
 	accountID, accountName, currency, timezone string
 	dryRun, replaceDemo                        bool
 }
@@ -26,8 +28,9 @@ func newImportCommand(g *globals) *cobra.Command {
 		Use:   "import FILE...",
 		Short: "Import Meta Ads Manager and Google Ads report exports (CSV) into the warehouse",
 		Long: `Reads report exports downloaded from Meta Ads Manager or Google Ads (CSV, English or
-Spanish headers) and writes them into the embedded warehouse, then prints what was
-imported and what was skipped, and why. The rows must be broken down by day.
+Spanish headers) and writes them into the embedded warehouse (or, with --target, a
+PostgreSQL warehouse), then prints what was imported and what was skipped, and why.
+The rows must be broken down by day.
 
 All files go in one transaction: if any file is malformed, nothing is imported and
 the error names the file, line and column. Importing is idempotent: a file already
@@ -36,10 +39,15 @@ on the dates it covers, so overlapping exports never count a day twice.
 
 A warehouse holding the demo dataset is not mixed with real data: pass
 --replace-demo to delete the demo data, or --db to import into a new file.
-See docs/import.md.`,
+
+--target postgres://USER@HOST:PORT/DATABASE writes into PostgreSQL instead, with the
+same rules, creating the tables when missing (add ?search_path=SCHEMA for another
+schema; keep the password in $PGPASSWORD or ~/.pgpass). Query it with
+sources.postgres in the configuration file. See docs/import.md.`,
 		Example: `  adsmcp import --db ads.duckdb last-quarter.csv
   adsmcp import --db ads.duckdb --account-id 123-456-7890 --account-name "Acme - Search" google-ads.csv
-  adsmcp import --dry-run informe.csv`,
+  adsmcp import --dry-run informe.csv
+  adsmcp import --target postgres://adsmcp@db.internal:5432/ads last-quarter.csv`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
 			return runImport(cmd, g, f, files)
@@ -53,10 +61,15 @@ See docs/import.md.`,
 	fl.StringVar(&f.timezone, "timezone", "", "IANA time zone of a new account (default UTC)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "parse, check and report, and write nothing")
 	fl.BoolVar(&f.replaceDemo, "replace-demo", false, "delete the demo dataset in the warehouse, then import")
+	fl.StringVar(&f.target, "target", "", "write into this database instead of the --db file: postgres://USER@HOST:PORT/DATABASE")
 	return cmd
 }
 
 func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) error {
+	t, err := targetOf(cmd, g, f.target)
+	if err != nil {
+		return err
+	}
 	opt := importer.Options{AccountID: f.accountID, AccountName: f.accountName, Currency: f.currency, Timezone: f.timezone}
 	if f.platform != "" {
 		p, err := query.CanonicalPlatform(f.platform)
@@ -80,23 +93,50 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 		}
 		exports = append(exports, ex)
 	}
-	path := g.db
-	if path == "" {
-		path = duckdb.DefaultPath()
+	wopt := importer.WriteOptions{ReplaceDemo: f.replaceDemo, DryRun: f.dryRun}
+	var res *importer.WriteResult
+	switch t.kind {
+	case targetDuckDB:
+		res, err = duckdb.Import(cmd.Context(), t.path, exports, wopt)
+	case targetPostgres:
+		res, err = importPostgres(cmd.Context(), t, exports, wopt)
+	default: // targetClickHouse
+		return t.notSupported()
 	}
-	res, err := duckdb.Import(cmd.Context(), path, exports, duckdb.ImportOptions{ReplaceDemo: f.replaceDemo, DryRun: f.dryRun})
 	if err != nil {
-		if errors.Is(err, duckdb.ErrDemoData) {
+		if errors.Is(err, importer.ErrDemoData) {
 			return err
 		}
 		return fmt.Errorf("%w (nothing was imported)", err)
 	}
 	printImport(cmd.OutOrStdout(), exports, res)
+	if t.kind == targetPostgres && res.Created && !res.DryRun {
+		fmt.Fprintf(cmd.OutOrStdout(), "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n")
+	}
 	return nil
 }
 
+// importPostgres writes the exports into a postgres target; the report names
+// the target as given, without its password.
+func importPostgres(ctx context.Context, t *target, exports []*importer.Export, opt importer.WriteOptions) (*importer.WriteResult, error) {
+	pool, err := t.openPostgres(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	res, err := postgres.Import(ctx, pool, exports, opt)
+	if err != nil {
+		if errors.Is(err, importer.ErrDemoData) {
+			return nil, err
+		}
+		return nil, t.wrap("import", err)
+	}
+	res.Target = t.String()
+	return res, nil
+}
+
 // printImport prints each file's report and what the warehouse did with it.
-func printImport(w io.Writer, exports []*importer.Export, res *duckdb.ImportResult) {
+func printImport(w io.Writer, exports []*importer.Export, res *importer.WriteResult) {
 	var added, replaced int64
 	imported := 0
 	for i, ex := range exports {
@@ -138,11 +178,11 @@ func printImport(w io.Writer, exports []*importer.Export, res *duckdb.ImportResu
 	}
 	if res.DryRun {
 		fmt.Fprintf(w, "dry run: %d of %d file%s would be imported into %s%s: %d facts added, %d replaced; nothing was written\n",
-			imported, len(exports), importPlural(int64(len(exports))), res.Path, suffix, added, replaced)
+			imported, len(exports), importPlural(int64(len(exports))), res.Target, suffix, added, replaced)
 		return
 	}
 	fmt.Fprintf(w, "imported %d of %d file%s into %s%s: %d facts added, %d replaced\n",
-		imported, len(exports), importPlural(int64(len(exports))), res.Path, suffix, added, replaced)
+		imported, len(exports), importPlural(int64(len(exports))), res.Target, suffix, added, replaced)
 }
 
 func importPlural(n int64) string {

@@ -9,7 +9,8 @@
 // delimiters, UTF-8, UTF-16 or Windows-1252 text. Anything it cannot read is an
 // *Error naming the file, line and column, the reason and the fix; a file with an
 // error yields nothing. Parsing is pure: writing the rows is the warehouse's job
-// (duckdb.Import). docs/import.md describes the mapping.
+// (duckdb.Import, postgres.Import; see WriteOptions). docs/import.md describes
+// the mapping.
 package importer
 
 import (

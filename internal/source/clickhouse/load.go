@@ -20,7 +20,7 @@ import (
 var ErrNotEmpty = errors.New("clickhouse: the warehouse already holds data; load into an empty database (or drop its adsmcp tables)")
 
 // tables are the tables of schema.sql, dropped by Drop.
-var tables = []string{"dataset", "accounts", "facts", "reach"}
+var tables = []string{"dataset", "accounts", "campaigns", "facts", "reach"}
 
 // Load creates the schema (schema.sql) and fills the warehouse at dsn with
 // what produce sends its Sink. ClickHouse has no transactions, so the load
@@ -89,16 +89,17 @@ func dropTables(ctx context.Context, c *httpClient) error {
 // in memory; each fact is written with their descriptive columns to a CSV
 // stream that one HTTP INSERT reads while it is produced.
 type loader struct {
-	ctx       context.Context
-	c         *httpClient
-	dataset   [][2]string
-	accounts  map[string]ads.Account
-	order     []string
-	campaigns map[string]ads.Campaign
-	adsets    map[string]string // adset_id → name
-	adNames   map[string]string // ad_id → name
-	reach     bytes.Buffer
-	reachCSV  *csv.Writer
+	ctx          context.Context
+	c            *httpClient
+	dataset      [][2]string
+	accounts     map[string]ads.Account
+	order        []string
+	campaigns    map[string]ads.Campaign
+	newCampaigns []ads.Campaign    // in the order sent, for table campaigns
+	adsets       map[string]string // adset_id → name
+	adNames      map[string]string // ad_id → name
+	reach        bytes.Buffer
+	reachCSV     *csv.Writer
 
 	pipe    *io.PipeWriter
 	buf     *bufio.Writer
@@ -114,6 +115,9 @@ func newLoader(ctx context.Context, c *httpClient) *loader {
 	l.reachCSV = csv.NewWriter(&l.reach)
 	return l
 }
+
+// newCSV is the CSV writer of every INSERT … FORMAT CSV.
+func newCSV(w io.Writer) *csv.Writer { return csv.NewWriter(w) }
 
 // null is ClickHouse's CSV NULL for the empty string, the producers' NULL.
 func null(s string) string {
@@ -136,9 +140,13 @@ func (l *loader) Account(a ads.Account) error {
 	return nil
 }
 
-func (l *loader) Campaign(c ads.Campaign) error { l.campaigns[c.CampaignID] = c; return nil }
-func (l *loader) AdSet(s ads.AdSet) error       { l.adsets[s.AdSetID] = s.Name; return nil }
-func (l *loader) Ad(a ads.Ad) error             { l.adNames[a.AdID] = a.Name; return nil }
+func (l *loader) Campaign(c ads.Campaign) error {
+	l.campaigns[c.CampaignID] = c
+	l.newCampaigns = append(l.newCampaigns, c)
+	return nil
+}
+func (l *loader) AdSet(s ads.AdSet) error { l.adsets[s.AdSetID] = s.Name; return nil }
+func (l *loader) Ad(a ads.Ad) error       { l.adNames[a.AdID] = a.Name; return nil }
 
 // start opens the facts INSERT, streaming from a pipe.
 func (l *loader) start() {
@@ -170,7 +178,7 @@ func (l *loader) Fact(f *ads.Fact) error {
 		link = strconv.FormatInt(f.LinkClicks, 10)
 	}
 	l.record = append(l.record[:0],
-		f.Date.Format(time.DateOnly), f.AccountID, a.Platform, a.AccountName, a.Currency,
+		f.Date.Format(time.DateOnly), a.AccountID, a.Platform, a.AccountName, a.Currency,
 		null(f.CampaignID), null(c.Name), null(c.Objective), null(c.Status),
 		null(f.AdSetID), null(l.adsets[f.AdSetID]), null(f.AdID), null(l.adNames[f.AdID]),
 		null(f.Country), null(f.Device), null(f.PublisherPlatform),
@@ -194,7 +202,11 @@ func (l *loader) Reach(r ads.Reach) error {
 	if r.Level == "campaign" {
 		c, campaignID = l.campaigns[r.ObjectID], r.ObjectID
 	}
-	return l.reachCSV.Write([]string{r.Level, r.ObjectID, r.AccountID, r.Grain, r.PeriodStart.Format(time.DateOnly),
+	objectID := r.ObjectID
+	if r.Level == "account" {
+		objectID = a.AccountID
+	}
+	return l.reachCSV.Write([]string{r.Level, objectID, a.AccountID, r.Grain, r.PeriodStart.Format(time.DateOnly),
 		strconv.FormatInt(r.Reach, 10), a.Platform, a.AccountName, a.Currency,
 		null(campaignID), null(c.Name), null(c.Objective), null(c.Status)})
 }
@@ -210,6 +222,34 @@ func (l *loader) abort(err error) {
 // finish completes the facts INSERT, then writes accounts, reach and, last,
 // the dataset rows with complete=true.
 func (l *loader) finish() error {
+	if err := l.finishRows(); err != nil {
+		return err
+	}
+	var accounts bytes.Buffer
+	w := csv.NewWriter(&accounts)
+	for _, id := range l.order {
+		a := l.accounts[id]
+		w.Write([]string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status}) //nolint:errcheck // a bytes.Buffer does not fail
+	}
+	w.Flush()
+	if err := l.insert("accounts", &accounts); err != nil {
+		return err
+	}
+	var dataset bytes.Buffer
+	w = csv.NewWriter(&dataset)
+	for _, kv := range l.dataset {
+		if kv[0] != "complete" {
+			w.Write(kv[:]) //nolint:errcheck // a bytes.Buffer does not fail
+		}
+	}
+	w.Write([]string{"complete", "true"}) //nolint:errcheck // a bytes.Buffer does not fail
+	w.Flush()
+	return l.insert("dataset", &dataset)
+}
+
+// finishRows completes the facts INSERT, then writes the reach rows and
+// the campaigns.
+func (l *loader) finishRows() error {
 	if l.facts != nil {
 		l.facts.Flush()
 		err := l.facts.Error()
@@ -225,30 +265,25 @@ func (l *loader) finish() error {
 			return fmt.Errorf("clickhouse: load facts: %w", err)
 		}
 	}
-	var accounts bytes.Buffer
-	w := csv.NewWriter(&accounts)
-	for _, id := range l.order {
-		a := l.accounts[id]
-		w.Write([]string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status}) //nolint:errcheck // a bytes.Buffer does not fail
-	}
-	w.Flush()
-	if err := l.insert("accounts", &accounts); err != nil {
-		return err
-	}
 	l.reachCSV.Flush()
 	if err := l.insert("reach", &l.reach); err != nil {
 		return err
 	}
-	var dataset bytes.Buffer
-	w = csv.NewWriter(&dataset)
-	for _, kv := range l.dataset {
-		if kv[0] != "complete" {
-			w.Write(kv[:]) //nolint:errcheck // a bytes.Buffer does not fail
-		}
+	var campaigns bytes.Buffer
+	w := newCSV(&campaigns)
+	for _, c := range l.newCampaigns {
+		w.Write([]string{c.CampaignID, c.AccountID, null(c.Name), null(c.Objective), null(c.Status), nullDate(c.StartDate), nullDate(c.EndDate)}) //nolint:errcheck // a bytes.Buffer does not fail
 	}
-	w.Write([]string{"complete", "true"}) //nolint:errcheck // a bytes.Buffer does not fail
 	w.Flush()
-	return l.insert("dataset", &dataset)
+	return l.insert("campaigns", &campaigns)
+}
+
+// nullDate is a date for CSV, the zero time (the producers' NULL) as NULL.
+func nullDate(t time.Time) string {
+	if t.IsZero() {
+		return `\N`
+	}
+	return t.Format(time.DateOnly)
 }
 
 func (l *loader) insert(table string, data *bytes.Buffer) error {

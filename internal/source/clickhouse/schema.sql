@@ -8,6 +8,8 @@
 -- as in the other engines. Facts are partitioned by month and ordered by
 -- account and date: every query filters on both. adsmcp only reads these
 -- tables (its queries run with readonly=2); grant its user nothing more.
+-- The campaigns table lists every campaign (with or without facts) for
+-- imports' bookkeeping; queries read names from facts and reach.
 -- Statements are separated by ";" on a line of its own.
 CREATE TABLE IF NOT EXISTS dataset (
 	key   String,
@@ -22,6 +24,16 @@ CREATE TABLE IF NOT EXISTS accounts (
 	timezone     String,
 	status       String
 ) ENGINE = MergeTree ORDER BY account_id
+;
+CREATE TABLE IF NOT EXISTS campaigns (
+	campaign_id        String,
+	account_id         String,
+	campaign_name      Nullable(String),
+	campaign_objective Nullable(String),
+	campaign_status    Nullable(String),
+	start_date         Nullable(Date),
+	end_date           Nullable(Date)
+) ENGINE = MergeTree ORDER BY (account_id, campaign_id)
 ;
 CREATE TABLE IF NOT EXISTS facts (
 	date                    Date,

@@ -33,47 +33,16 @@ import (
 //   - Campaigns, ad sets and ads are merged by ID: new ones are added, known
 //     ones get the file's names, objective and status.
 
+// The options and the report are importer's, shared by every warehouse that
+// imports (see importer.WriteOptions); these names keep duckdb's API.
+type (
+	ImportOptions = importer.WriteOptions
+	ImportedFile  = importer.WrittenFile
+	ImportResult  = importer.WriteResult
+)
+
 // ErrDemoData is returned by Import when the warehouse holds the demo dataset.
-var ErrDemoData = errors.New("refusing to mix imported data with the demo dataset")
-
-// ImportOptions configure Import.
-type ImportOptions struct {
-	// ReplaceDemo deletes the demo dataset before importing, instead of refusing.
-	ReplaceDemo bool
-	// DryRun does everything, reports it, and rolls back: the warehouse is
-	// unchanged (and a missing file is not created).
-	DryRun bool
-	// Now stamps the imports (zero: the current time).
-	Now time.Time
-}
-
-// ImportedFile is what importing one file did.
-type ImportedFile struct {
-	File, SHA256 string
-	// AlreadyImported: the same file was imported before (at ImportedAt, as
-	// ImportedAs); nothing was written.
-	AlreadyImported bool
-	ImportedAt      time.Time
-	ImportedAs      string
-	FactsAdded      int64
-	FactsReplaced   int64 // facts of the same accounts and dates deleted first
-	ReachAdded      int64
-	ReachReplaced   int64
-	NewAccounts     []string
-	NewCampaigns    int64
-	// Dropped are campaigns that had facts on the replaced dates and are not in
-	// the file (a filtered export replaces them too).
-	Dropped []string
-}
-
-// ImportResult is what Import did.
-type ImportResult struct {
-	Path         string
-	Created      bool // the warehouse was new (or empty)
-	DemoReplaced bool
-	DryRun       bool
-	Files        []ImportedFile
-}
+var ErrDemoData = importer.ErrDemoData
 
 // importDDL is the imports ledger and the staging tables of an import.
 const importDDL = `
@@ -135,7 +104,7 @@ var mergeSQL = []string{
 }
 
 // ImportLabel is the dataset label of a warehouse filled by imports.
-const ImportLabel = "imported report exports (adsmcp import)"
+const ImportLabel = importer.Label
 
 // Import writes parsed exports into the warehouse at path (created when missing),
 // all in one transaction; see the comment above for the rules.
@@ -146,7 +115,7 @@ func Import(ctx context.Context, path string, exports []*importer.Export, opt Im
 	if opt.Now.IsZero() {
 		opt.Now = time.Now()
 	}
-	res := &ImportResult{Path: path, DryRun: opt.DryRun}
+	res := &ImportResult{Target: path, DryRun: opt.DryRun}
 	_, statErr := os.Stat(path)
 	exists := statErr == nil
 	if exists && !opt.ReplaceDemo {
@@ -237,7 +206,7 @@ func (im *importRun) exec(q string, args ...any) (int64, error) {
 
 func (im *importRun) run(exports []*importer.Export) (err error) {
 	if _, err := im.exec("BEGIN TRANSACTION"); err != nil {
-		return openError(im.res.Path, err)
+		return openError(im.res.Target, err)
 	}
 	committed := false
 	defer func() {
@@ -296,7 +265,7 @@ func (im *importRun) checkDataset() error {
 		im.res.Created = true
 	case kind.String == "import":
 	case !im.opt.ReplaceDemo:
-		return demoError(im.res.Path, kind.String)
+		return demoError(im.res.Target, kind.String)
 	default:
 		for _, t := range []string{"dataset", "accounts", "campaigns", "adsets", "ads", "facts", "reach", "imports"} {
 			if _, err := im.exec("DELETE FROM " + t); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,9 +34,34 @@ const batch = 20000
 
 // Load creates the schema (schema.sql) and fills the warehouse with what
 // produce sends its Sink, through COPY, in one transaction ending with the
-// complete=true dataset row: on any error nothing is left behind. It is for
-// tests, demos and one-off loads; adsmcp itself only reads.
-func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context, ads.Sink) error) (err error) {
+// complete=true dataset row: on any error nothing is left behind. A warehouse
+// that already holds data (a dataset row, an account or a fact) is refused
+// with ErrNotEmpty: loading on top would mix or duplicate rows. It is for
+// tests, demos (adsmcp demo --target) and one-off loads; the server only reads.
+func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context, ads.Sink) error) error {
+	return load(ctx, pool, produce, false)
+}
+
+// LoadDemo loads the deterministic demo dataset described by cfg.
+func LoadDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
+	return load(ctx, pool, demoProducer(cfg), false)
+}
+
+// ReplaceWithDemo drops the warehouse's tables in the connection's current
+// schema (those of schema.sql, and the imports ledger) and loads the demo
+// dataset, in one transaction, so that on any error the old warehouse is left
+// as it was (`adsmcp demo --force`). Readers wait for the commit.
+func ReplaceWithDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
+	return load(ctx, pool, demoProducer(cfg), true)
+}
+
+func demoProducer(cfg demo.Config) func(context.Context, ads.Sink) error {
+	return func(ctx context.Context, sink ads.Sink) error {
+		return demo.Generate(ctx, cfg, sink, nil)
+	}
+}
+
+func load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context, ads.Sink) error, replace bool) (err error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: load: %w", err)
@@ -45,14 +71,23 @@ func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 			tx.Rollback(context.Background()) //nolint:errcheck // the first error is the one to report
 		}
 	}()
+	schema, err := currentSchema(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if replace {
+		if err := dropTables(ctx, tx, schema); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.Exec(ctx, Schema); err != nil {
 		return fmt.Errorf("postgres: create schema: %w", err)
 	}
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM dataset`).Scan(&n); err != nil {
+	var nonEmpty bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM dataset) OR EXISTS (SELECT 1 FROM accounts) OR EXISTS (SELECT 1 FROM facts)`).Scan(&nonEmpty); err != nil {
 		return fmt.Errorf("postgres: load: %w", err)
 	}
-	if n > 0 {
+	if nonEmpty {
 		return ErrNotEmpty
 	}
 	l := &loader{ctx: ctx, tx: tx}
@@ -65,7 +100,9 @@ func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 	if _, err := tx.Exec(ctx, `INSERT INTO dataset (key, value) VALUES ('complete', 'true')`); err != nil {
 		return fmt.Errorf("postgres: load: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `ANALYZE`); err != nil {
+	// The warehouse's tables only: a bare ANALYZE would go through every table
+	// of a shared database.
+	if _, err := tx.Exec(ctx, `ANALYZE dataset, accounts, campaigns, adsets, ads, facts, reach`); err != nil {
 		return fmt.Errorf("postgres: analyze: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -74,11 +111,18 @@ func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 	return nil
 }
 
-// LoadDemo loads the deterministic demo dataset described by cfg.
-func LoadDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
-	return Load(ctx, pool, func(ctx context.Context, sink ads.Sink) error {
-		return demo.Generate(ctx, cfg, sink, nil)
-	})
+// dropTables drops the warehouse's tables in the current schema only (named
+// with it, so that a table of another schema later in search_path is never
+// touched).
+func dropTables(ctx context.Context, tx pgx.Tx, schema string) error {
+	names := make([]string, len(importTables))
+	for i, t := range importTables {
+		names[i] = pgx.Identifier{schema, t}.Sanitize()
+	}
+	if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+strings.Join(names, ", ")); err != nil {
+		return fmt.Errorf("postgres: drop the warehouse's tables: %w", err)
+	}
+	return nil
 }
 
 // loader is an ads.Sink buffering rows of one table at a time for COPY.

@@ -4,7 +4,8 @@
 -- micros of the account's currency, so sums are exact at every grain. Reach
 -- counts distinct people and cannot be derived from facts: it is stored per
 -- level (account, campaign), grain (daily, weekly, monthly) and period.
--- adsmcp only reads these tables; grant its role SELECT and nothing else.
+-- adsmcp serve only reads these tables; grant its role SELECT and nothing
+-- else (adsmcp import --target also needs INSERT, UPDATE and DELETE).
 CREATE TABLE IF NOT EXISTS dataset (
 	key   text PRIMARY KEY,
 	value text NOT NULL

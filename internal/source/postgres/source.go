@@ -1,8 +1,9 @@
 // Package postgres is a warehouse in PostgreSQL: the documented schema
 // (schema.sql), read through a pgx connection pool with the SQL that
 // internal/source/sqlgen generates for every SQL source, in PostgreSQL's
-// dialect. adsmcp only reads it: every query runs in a read-only transaction
-// whose statement timeout ends with the call's deadline.
+// dialect. The server only reads it: every query runs in a read-only
+// transaction whose statement timeout ends with the call's deadline. Load,
+// LoadDemo and Import (adsmcp demo and import --target) write it.
 package postgres
 
 import (
