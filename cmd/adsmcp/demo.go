@@ -11,6 +11,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
@@ -32,9 +33,16 @@ tables of internal/source/postgres/schema.sql, in the URL's search_path schema).
 database that already holds a warehouse is refused; --force drops its adsmcp tables
 (dataset, accounts, campaigns, adsets, ads, facts, reach, imports) and loads the
 demo data, in one transaction. Query it with sources.postgres in the configuration
-file (docs/configuration.md).`,
+file (docs/configuration.md).
+
+--target clickhouse://USER:PASSWORD@HOST:9000/DATABASE?http_port=8123 loads it into
+ClickHouse (internal/source/clickhouse/schema.sql, through the HTTP interface at
+http_port), creating the database when missing; --force drops its adsmcp tables
+first. ClickHouse has no transactions: a load that fails drops the tables it
+made. Query it with sources.clickhouse.`,
 		Example: `  adsmcp demo --anchor 2026-03-15 --seed 1
-  adsmcp demo --target postgres://adsmcp@localhost:5432/ads`,
+  adsmcp demo --target postgres://adsmcp@localhost:5432/ads
+  adsmcp demo --target 'clickhouse://default@localhost:9000/ads?http_port=8123' --scale 3.2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := demo.Config{Anchor: time.Now(), Seed: seed, Scale: scale}
@@ -55,16 +63,14 @@ file (docs/configuration.md).`,
 				err = demoDuckDB(cmd, g, t.path, cfg, force, stderr)
 			case targetPostgres:
 				err = demoPostgres(cmd, t, cfg, force, stderr)
-			default: // targetClickHouse
-				return t.notSupported()
+			case targetClickHouse:
+				err = demoClickHouse(cmd, t, cfg, force, stderr)
 			}
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "demo warehouse written to %s (anchor %s, seed %d)\n", t, cfg.Anchor.Format(time.DateOnly), seed)
-			if t.kind == targetPostgres {
-				fmt.Fprintf(cmd.OutOrStdout(), "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n")
-			}
+			fmt.Fprint(cmd.OutOrStdout(), t.queryHint())
 			return nil
 		},
 	}
@@ -72,7 +78,7 @@ file (docs/configuration.md).`,
 	cmd.Flags().Uint64Var(&seed, "seed", demo.DefaultSeed, "random seed")
 	cmd.Flags().Float64Var(&scale, "scale", 1, "dataset size in (0, 10]: up to 1, the fraction of campaigns to generate (tests use small values); above 1, 14 more replica accounts per unit, for benchmarks (3.2 ≈ 10M fact rows)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing warehouse file (with --target: drop the database's adsmcp tables)")
-	cmd.Flags().StringVar(&targetURL, "target", "", "load into this database instead of the --db file: postgres://USER@HOST:PORT/DATABASE")
+	cmd.Flags().StringVar(&targetURL, "target", "", "load into this database instead of the --db file: postgres://USER@HOST:PORT/DATABASE or clickhouse://USER:PASSWORD@HOST:9000/DATABASE")
 	return cmd
 }
 
@@ -113,6 +119,31 @@ func demoPostgres(cmd *cobra.Command, t *target, cfg demo.Config, force bool, st
 		if errors.Is(err, postgres.ErrNotEmpty) {
 			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
 				"and load the demo data, or point --target at an empty database or schema (add ?search_path=SCHEMA to the URL)", t)}
+		}
+		return t.wrap("load the demo dataset", err)
+	}
+	fmt.Fprintf(stderr, "loaded the demo dataset in %.1fs\n", time.Since(start).Seconds())
+	return nil
+}
+
+// demoClickHouse loads the demo dataset into a clickhouse target: into an
+// empty warehouse, or with force after dropping the one there.
+func demoClickHouse(cmd *cobra.Command, t *target, cfg demo.Config, force bool, stderr io.Writer) error {
+	ctx := cmd.Context()
+	if err := clickhouse.CreateDatabase(ctx, t.url); err != nil {
+		return t.wrap("create the database", err)
+	}
+	if force {
+		if err := clickhouse.Drop(ctx, t.url); err != nil {
+			return t.wrap("drop the warehouse's tables", err)
+		}
+	}
+	start := time.Now()
+	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
+	if err := clickhouse.LoadDemo(ctx, t.url, cfg); err != nil {
+		if errors.Is(err, clickhouse.ErrNotEmpty) {
+			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
+				"and load the demo data, or point --target at another database", t)}
 		}
 		return t.wrap("load the demo dataset", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
@@ -100,8 +101,8 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 		res, err = duckdb.Import(cmd.Context(), t.path, exports, wopt)
 	case targetPostgres:
 		res, err = importPostgres(cmd.Context(), t, exports, wopt)
-	default: // targetClickHouse
-		return t.notSupported()
+	case targetClickHouse:
+		res, err = importClickHouse(cmd.Context(), t, exports, wopt)
 	}
 	if err != nil {
 		if errors.Is(err, importer.ErrDemoData) {
@@ -110,8 +111,8 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 		return fmt.Errorf("%w (nothing was imported)", err)
 	}
 	printImport(cmd.OutOrStdout(), exports, res)
-	if t.kind == targetPostgres && res.Created && !res.DryRun {
-		fmt.Fprintf(cmd.OutOrStdout(), "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n")
+	if res.Created && !res.DryRun {
+		fmt.Fprint(cmd.OutOrStdout(), t.queryHint())
 	}
 	return nil
 }
@@ -125,6 +126,23 @@ func importPostgres(ctx context.Context, t *target, exports []*importer.Export, 
 	}
 	defer pool.Close()
 	res, err := postgres.Import(ctx, pool, exports, opt)
+	if err != nil {
+		if errors.Is(err, importer.ErrDemoData) {
+			return nil, err
+		}
+		return nil, t.wrap("import", err)
+	}
+	res.Target = t.String()
+	return res, nil
+}
+
+func importClickHouse(ctx context.Context, t *target, exports []*importer.Export, opt importer.WriteOptions) (*importer.WriteResult, error) {
+	if !opt.DryRun {
+		if err := clickhouse.CreateDatabase(ctx, t.url); err != nil {
+			return nil, t.wrap("create the database", err)
+		}
+	}
+	res, err := clickhouse.Import(ctx, t.url, exports, opt)
 	if err != nil {
 		if errors.Is(err, importer.ErrDemoData) {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
@@ -44,7 +45,7 @@ var targetSchemes = map[string]string{
 }
 
 const targetFix = "fix: pass postgres://USER@HOST:PORT/DATABASE (the password in $PGPASSWORD or ~/.pgpass, not on the command line), " +
-	"or leave --target out to write the DuckDB file (--db)"
+	"clickhouse://USER:PASSWORD@HOST:9000/DATABASE?http_port=8123, or leave --target out to write the DuckDB file (--db)"
 
 // String is the target as it may be printed: the file, or the URL without its password.
 func (t *target) String() string {
@@ -103,17 +104,28 @@ func parseTarget(raw string) (*target, error) {
 		return nil, fmt.Errorf("--target %s: unknown kind of database %q; %s", t, u.Scheme, targetFix)
 	}
 	t.kind = kind
-	if kind == targetPostgres {
+	switch kind {
+	case targetPostgres:
 		if _, err := pgxpool.ParseConfig(raw); err != nil {
 			return nil, fmt.Errorf("--target %s: not a valid PostgreSQL URL: %s; %s", t, t.scrub(pgDetail(err)), targetFix)
+		}
+	case targetClickHouse:
+		if err := clickhouse.CheckDSN(raw); err != nil {
+			return nil, fmt.Errorf("--target %s: not a valid ClickHouse URL: %s; %s", t, t.scrub(err.Error()), targetFix)
 		}
 	}
 	return t, nil
 }
 
-// notSupported is the error for a kind of target a command cannot write yet.
-func (t *target) notSupported() error {
-	return fmt.Errorf("--target %s: not supported yet", t)
+// queryHint tells the user how to answer from the target just written.
+func (t *target) queryHint() string {
+	switch t.kind {
+	case targetPostgres:
+		return "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n"
+	case targetClickHouse:
+		return "to query it, set sources.clickhouse.dsn to this URL in the configuration file (docs/configuration.md)\n"
+	}
+	return ""
 }
 
 // openPostgres connects to a postgres target and checks that it answers.

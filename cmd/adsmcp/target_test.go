@@ -182,7 +182,7 @@ func TestBadTargets(t *testing.T) {
 		{"postgres://ads:hunter22@db.example:notaport/ads", []string{"not a valid URL", "ads:xxxxx@", "fix:"}},
 		{"postgres://ads:hunter22@db.example/ads?sslmode=sometimes", []string{"not a valid PostgreSQL URL", "sslmode", "fix:"}},
 		{"postgresql://ads@db.example/ads?password=hunter22&sslmode=sometimes", []string{"not a valid PostgreSQL URL", "password=xxxxx"}},
-		{"clickhouse://ads:hunter22@db.example:9000/ads", []string{"--target clickhouse://ads:xxxxx@db.example:9000/ads: not supported yet"}},
+		{"clickhouse://ads:hunter22@db.example:9000/ads?http_scheme=gopher", []string{"--target clickhouse://ads:xxxxx@db.example:9000/ads?http_scheme=gopher: not a valid ClickHouse URL", "http_scheme", "fix:"}},
 		// Refused by the server (nothing listens on port 1): the driver's message, scrubbed.
 		{"postgres://ads:hunter22@127.0.0.1:1/ads?connect_timeout=5", []string{"--target postgres://ads:xxxxx@127.0.0.1:1/ads", "connect", "nothing was imported"}},
 	} {

@@ -82,3 +82,10 @@ func Redact(dsn string) string {
 	}
 	return u.Redacted()
 }
+
+// CheckDSN says whether dsn is a ClickHouse URL adsmcp can use, without
+// connecting; its error never holds the password.
+func CheckDSN(dsn string) error {
+	_, err := parseDSN(dsn)
+	return err
+}

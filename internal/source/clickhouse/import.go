@@ -78,6 +78,8 @@ type importRun struct {
 	opt      importer.WriteOptions
 	res      *importer.WriteResult
 	accounts map[string]ads.Account // by ads.FoldID
+	// fresh: a dry run into a database without the warehouse's tables.
+	fresh bool
 }
 
 // plan is what one file will do, computed before anything is written.
@@ -88,16 +90,29 @@ type plan struct {
 }
 
 func (im *importRun) run(exports []*importer.Export) error {
-	for _, st := range append(statements(Schema), importDDL) {
-		if _, err := im.c.do(im.ctx, st, nil); err != nil {
-			return fmt.Errorf("clickhouse: create schema: %w", err)
+	n, err := im.tablesPresent()
+	if err != nil {
+		return err
+	}
+	switch {
+	case n == len(tables)+1:
+	case im.opt.DryRun && n == 0:
+		// Nothing to read, and a dry run creates nothing.
+		im.fresh, im.res.Created = true, true
+	default:
+		if err := im.createTables(); err != nil {
+			return err
 		}
 	}
-	if err := im.checkDataset(); err != nil {
-		return err
-	}
-	if err := im.loadAccounts(); err != nil {
-		return err
+	if !im.fresh {
+		if err := im.checkDataset(); err != nil {
+			return err
+		}
+		if err := im.loadAccounts(); err != nil {
+			return err
+		}
+	} else {
+		im.accounts = map[string]ads.Account{}
 	}
 	var plans []*plan
 	seen := map[string]bool{}
@@ -116,10 +131,8 @@ func (im *importRun) run(exports []*importer.Export) error {
 		if err := dropTables(im.ctx, im.c); err != nil {
 			return err
 		}
-		for _, st := range statements(Schema) {
-			if _, err := im.c.do(im.ctx, st, nil); err != nil {
-				return fmt.Errorf("clickhouse: create schema: %w", err)
-			}
+		if err := im.createTables(); err != nil {
+			return err
 		}
 	}
 	for _, p := range plans {
@@ -131,6 +144,39 @@ func (im *importRun) run(exports []*importer.Export) error {
 		}
 	}
 	return im.writeDataset()
+}
+
+// tablesPresent counts the warehouse's tables (and the ledger) that exist,
+// 0 when the database itself does not.
+func (im *importRun) tablesPresent() (int, error) {
+	lit := literal
+	names := make([]string, 0, len(tables)+1)
+	for _, t := range append(slices.Clone(tables), "imports") {
+		names = append(names, lit(t))
+	}
+	c := *im.c
+	e := *c.e
+	e.database = "default" // the target database may not exist yet
+	c.e = &e
+	out, err := c.do(im.ctx, "SELECT count() FROM system.tables WHERE database = "+lit(im.c.e.database)+
+		" AND name IN ("+strings.Join(names, ", ")+")", nil)
+	if err != nil {
+		return 0, fmt.Errorf("clickhouse: looking for the warehouse's tables: %w", err)
+	}
+	var n int
+	if _, err := fmt.Sscan(out, &n); err != nil {
+		return 0, fmt.Errorf("clickhouse: looking for the warehouse's tables: %q", out)
+	}
+	return n, nil
+}
+
+func (im *importRun) createTables() error {
+	for _, st := range append(statements(Schema), importDDL) {
+		if _, err := im.c.do(im.ctx, st, nil); err != nil {
+			return fmt.Errorf("clickhouse: create schema: %w", err)
+		}
+	}
+	return nil
 }
 
 func (im *importRun) query(q string, args ...any) (*sql.Rows, error) {
@@ -194,7 +240,7 @@ func (im *importRun) plan(ex *importer.Export, seen map[string]bool) (*plan, err
 		return p, nil
 	}
 	seen[ex.SHA256] = true
-	if !im.res.DemoReplaced {
+	if !im.res.DemoReplaced && !im.fresh {
 		var at time.Time
 		var as string
 		err := im.db.QueryRowContext(im.ctx, `SELECT imported_at, file_name FROM imports WHERE sha256 = ? LIMIT 1`, ex.SHA256).Scan(&at, &as)
@@ -231,7 +277,7 @@ func (im *importRun) plan(ex *importer.Export, seen map[string]bool) (*plan, err
 		im.accounts[ads.FoldID(a.AccountID)] = old
 		p.accounts = append(p.accounts, old)
 	}
-	if im.res.DemoReplaced {
+	if im.res.DemoReplaced || im.fresh {
 		p.file.FactsAdded, p.file.ReachAdded, p.file.NewCampaigns = int64(len(ex.Facts)), int64(len(ex.Reach)), int64(len(ex.Campaigns))
 		return p, nil
 	}

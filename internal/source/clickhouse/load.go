@@ -310,3 +310,38 @@ func CreateDatabase(ctx context.Context, dsn string) error {
 	}
 	return nil
 }
+
+// DropDatabase drops the database dsn names, when it exists.
+func DropDatabase(ctx context.Context, dsn string) error {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return err
+	}
+	name := c.e.database
+	c.e.database = "default"
+	if _, err := c.do(ctx, "DROP DATABASE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
+		return fmt.Errorf("clickhouse: drop database %s: %w", name, err)
+	}
+	return nil
+}
+
+// DatabaseExists says whether the database dsn names exists.
+func DatabaseExists(ctx context.Context, dsn string) (bool, error) {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return false, err
+	}
+	name := c.e.database
+	c.e.database = "default"
+	out, err := c.do(ctx, "SELECT count() FROM system.databases WHERE name = "+literal(name), nil)
+	if err != nil {
+		return false, fmt.Errorf("clickhouse: look for database %s: %w", name, err)
+	}
+	return strings.TrimSpace(out) == "1", nil
+}
+
+// literal is s as a ClickHouse string literal, for the HTTP interface's
+// statements (which take no parameters on older servers).
+func literal(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
