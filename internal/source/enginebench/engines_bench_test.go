@@ -58,6 +58,9 @@ func BenchmarkEngines(b *testing.B) {
 		// A total per account: spend, clicks, ctr by account_name, 90 days, the same 10 accounts.
 		{"account_total", `{` + all + `,"date_preset":"last_90d","dimensions":["account_name"],
 			"metrics":["spend","clicks","ctr"]}`},
+		// Two years monthly × campaign: every fact of the 10 accounts.
+		{"monthly_2y", `{` + all + `,"date_range":{"start":"2024-03-15","end":"2026-03-14"},"dimensions":["campaign_name"],
+			"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"monthly"}`},
 	}
 	for _, qq := range queries {
 		b.Run("query="+qq.name, func(b *testing.B) {
