@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -16,35 +14,7 @@ import (
 // ADSMCP_REQUIRE_DATABASES=1.
 func pgTargetForTest(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
-	if dsn == "" {
-		msg := "ADSMCP_TEST_PG_DSN is not set; start a server with: eval \"$(bash .ci/setup-postgres)\""
-		if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
-			t.Fatal(msg + " (ADSMCP_REQUIRE_DATABASES=1)")
-		}
-		t.Skip(msg)
-	}
-	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	schema := fmt.Sprintf("adsmcp_target_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if p, err := pgxpool.New(context.Background(), dsn); err == nil {
-			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
-			p.Close()
-		}
-	})
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	return dsn + sep + "search_path=" + schema
+	return postgres.FreshSchemaForTest(t, "adsmcp_target")
 }
 
 // tablesIn counts the tables of the target's schema.

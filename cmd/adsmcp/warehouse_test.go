@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,34 +41,8 @@ func TestQueryFromWarehouseEngines(t *testing.T) {
 			return "sources:\n  clickhouse:\n    dsn: " + dsn + "\n"
 		},
 		"postgres": func(t *testing.T) string {
-			dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
-			if dsn == "" {
-				if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
-					t.Fatal("ADSMCP_TEST_PG_DSN is not set (ADSMCP_REQUIRE_DATABASES=1)")
-				}
-				t.Skip("ADSMCP_TEST_PG_DSN is not set; start a server with: eval \"$(bash .ci/setup-postgres)\"")
-			}
+			dsn := postgres.FreshSchemaForTest(t, "adsmcp_cli")
 			ctx := context.Background()
-			admin, err := pgxpool.New(ctx, dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer admin.Close()
-			schema := fmt.Sprintf("adsmcp_cli_%d_%d", os.Getpid(), time.Now().UnixNano())
-			if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if p, err := pgxpool.New(context.Background(), dsn); err == nil {
-					p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
-					p.Close()
-				}
-			})
-			sep := "?"
-			if strings.Contains(dsn, "?") {
-				sep = "&"
-			}
-			dsn += sep + "search_path=" + schema
 			pool, err := pgxpool.New(ctx, dsn)
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,10 @@
 package importer
 
 import (
+	"cmp"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -56,4 +59,22 @@ type WriteResult struct {
 	DemoReplaced bool
 	DryRun       bool
 	Files        []WrittenFile
+}
+
+// DroppedCampaign is a campaign with facts on the dates a file replaces that
+// the file does not have (a filtered export replaces it too).
+type DroppedCampaign struct{ ID, Name string }
+
+// DroppedNames are the campaigns' names for WrittenFile.Dropped, by name then
+// ID in byte order, so that every warehouse reports them alike whatever its
+// collation.
+func DroppedNames(cs []DroppedCampaign) []string {
+	slices.SortFunc(cs, func(a, b DroppedCampaign) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID))
+	})
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return names
 }

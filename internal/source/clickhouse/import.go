@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -364,31 +363,20 @@ func (im *importRun) droppedCampaigns(account string, first, last time.Time, inF
 		return nil, fmt.Errorf("clickhouse: reading the replaced campaigns: %w", err)
 	}
 	defer rows.Close()
-	type campaign struct{ id, name string }
-	var out []campaign
+	var out []importer.DroppedCampaign
 	for rows.Next() {
-		var c campaign
-		if err := rows.Scan(&c.id, &c.name); err != nil {
+		var c importer.DroppedCampaign
+		if err := rows.Scan(&c.ID, &c.Name); err != nil {
 			return nil, err
 		}
-		if !inFile[c.id] {
+		if !inFile[c.ID] {
 			out = append(out, c)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].name != out[j].name {
-			return out[i].name < out[j].name
-		}
-		return out[i].id < out[j].id
-	})
-	names := make([]string, len(out))
-	for i, c := range out {
-		names[i] = c.name
-	}
-	return names, nil
+	return importer.DroppedNames(out), nil
 }
 
 // write replaces the file's accounts' facts and reach on its dates, writes

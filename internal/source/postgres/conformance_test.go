@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
@@ -34,25 +32,9 @@ func openLoaded(t *testing.T) *postgres.Source {
 // openFresh opens a fresh, empty schema of the test server as a source; the
 // schema is dropped when the test ends.
 func openFresh(t *testing.T) *postgres.Source {
-	dsn := postgres.DSNForTest(t)
 	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	schema := fmt.Sprintf("adsmcp_test_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		p, err := pgxpool.New(context.Background(), dsn)
-		if err == nil {
-			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
-			p.Close()
-		}
-	})
-	src, err := postgres.Open(ctx, postgres.Options{DSN: postgres.WithSearchPath(dsn, schema)})
+	schema := postgres.FreshSchemaForTest(t, "adsmcp_test")
+	src, err := postgres.Open(ctx, postgres.Options{DSN: schema})
 	if err != nil {
 		t.Fatal(err)
 	}

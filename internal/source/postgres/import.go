@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -430,31 +429,20 @@ func (im *importRun) droppedCampaigns(account string, first, last time.Time, inF
 		return nil, fmt.Errorf("postgres: reading the replaced campaigns: %w", err)
 	}
 	defer rows.Close()
-	type campaign struct{ id, name string }
-	var out []campaign
+	var out []importer.DroppedCampaign
 	for rows.Next() {
-		var c campaign
-		if err := rows.Scan(&c.id, &c.name); err != nil {
+		var c importer.DroppedCampaign
+		if err := rows.Scan(&c.ID, &c.Name); err != nil {
 			return nil, err
 		}
-		if !inFile[account+"\x00"+c.id] {
+		if !inFile[account+"\x00"+c.ID] {
 			out = append(out, c)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].name != out[j].name {
-			return out[i].name < out[j].name
-		}
-		return out[i].id < out[j].id
-	})
-	names := make([]string, len(out))
-	for i, c := range out {
-		names[i] = c.name
-	}
-	return names, nil
+	return importer.DroppedNames(out), nil
 }
 
 // copyRows appends the file's facts and reach through COPY, with the

@@ -32,25 +32,9 @@ const metaAccount = "act_1015823746512093"
 // and a pool whose search_path is it.
 func freshSchema(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	dsn := postgres.DSNForTest(t)
 	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	schema := fmt.Sprintf("adsmcp_import_test_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		p, err := pgxpool.New(context.Background(), dsn)
-		if err == nil {
-			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
-			p.Close()
-		}
-	})
-	pool, err := pgxpool.New(ctx, postgres.WithSearchPath(dsn, schema))
+	dsn := postgres.FreshSchemaForTest(t, "adsmcp_import_test")
+	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

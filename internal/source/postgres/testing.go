@@ -1,9 +1,15 @@
 package postgres
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // DSNForTest is the server .ci/setup-postgres starts; without it the tests that
@@ -31,4 +37,31 @@ func WithSearchPath(dsn, schema string) string {
 		return dsn + sep + "search_path=" + schema
 	}
 	return dsn + " search_path=" + schema
+}
+
+var testSchemas atomic.Int64
+
+// FreshSchemaForTest creates an empty schema named prefix_PID_N on the test
+// server, dropped (with everything in it) when the test ends, and returns the
+// DSN whose search_path is it.
+func FreshSchemaForTest(t testing.TB, prefix string) string {
+	t.Helper()
+	dsn := DSNForTest(t)
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	schema := fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e9, testSchemas.Add(1))
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if p, err := pgxpool.New(context.Background(), dsn); err == nil {
+			p.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck
+			p.Close()
+		}
+	})
+	return WithSearchPath(dsn, schema)
 }
