@@ -115,7 +115,10 @@ func demoPostgres(cmd *cobra.Command, t *target, cfg demo.Config, force bool, st
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
-	if err := load(ctx, pool, cfg); err != nil {
+	progress := demo.NewProgressLine(stderr)
+	err = load(ctx, pool, cfg, progress.Update)
+	progress.Finish()
+	if err != nil {
 		if errors.Is(err, postgres.ErrNotEmpty) {
 			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
 				"and load the demo data, or point --target at an empty database or schema (add ?search_path=SCHEMA to the URL)", t)}
@@ -140,7 +143,10 @@ func demoClickHouse(cmd *cobra.Command, t *target, cfg demo.Config, force bool, 
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
-	if err := clickhouse.LoadDemo(ctx, t.url, cfg); err != nil {
+	progress := demo.NewProgressLine(stderr)
+	err := clickhouse.LoadDemo(ctx, t.url, cfg, progress.Update)
+	progress.Finish()
+	if err != nil {
 		if errors.Is(err, clickhouse.ErrNotEmpty) {
 			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
 				"and load the demo data, or point --target at another database", t)}

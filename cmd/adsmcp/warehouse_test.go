@@ -35,7 +35,7 @@ func TestQueryFromWarehouseEngines(t *testing.T) {
 	engines := map[string]func(t *testing.T) string{
 		"clickhouse": func(t *testing.T) string {
 			dsn := clickhouse.FreshDatabaseForTest(t)
-			if err := clickhouse.LoadDemo(context.Background(), dsn, testDBConfig); err != nil {
+			if err := clickhouse.LoadDemo(context.Background(), dsn, testDBConfig, nil); err != nil {
 				t.Fatal(err)
 			}
 			return "sources:\n  clickhouse:\n    dsn: " + dsn + "\n"
@@ -48,7 +48,7 @@ func TestQueryFromWarehouseEngines(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer pool.Close()
-			if err := postgres.LoadDemo(ctx, pool, testDBConfig); err != nil {
+			if err := postgres.LoadDemo(ctx, pool, testDBConfig, nil); err != nil {
 				t.Fatal(err)
 			}
 			return "sources:\n  postgres:\n    dsn: \"" + dsn + "\"\n"

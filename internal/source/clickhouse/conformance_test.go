@@ -23,7 +23,7 @@ func openLoaded(t *testing.T) (*clickhouse.Source, string) {
 	dsn := clickhouse.FreshDatabaseForTest(t)
 	ctx := context.Background()
 	start := time.Now()
-	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config); err != nil {
+	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config, nil); err != nil {
 		t.Fatalf("load the demo dataset: %v", err)
 	}
 	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
@@ -58,7 +58,7 @@ func TestLoadKeepsDataset(t *testing.T) {
 	if fmt.Sprint(want) != fmt.Sprint(got) || got["complete"] != "true" {
 		t.Errorf("dataset:\nwant %v\ngot  %v", want, got)
 	}
-	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config); !errors.Is(err, clickhouse.ErrNotEmpty) {
+	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config, nil); !errors.Is(err, clickhouse.ErrNotEmpty) {
 		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
 	}
 }

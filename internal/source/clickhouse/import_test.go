@@ -227,7 +227,7 @@ func TestImportBadFileAndDryRunChangeNothing(t *testing.T) {
 func TestImportRefusesDemoData(t *testing.T) {
 	dsn := clickhouse.FreshDatabaseForTest(t)
 	ctx := context.Background()
-	if err := clickhouse.LoadDemo(ctx, dsn, demo.Config{Anchor: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), Seed: 1, Days: 5, Scale: 0.01}); err != nil {
+	if err := clickhouse.LoadDemo(ctx, dsn, demo.Config{Anchor: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), Seed: 1, Days: 5, Scale: 0.01}, nil); err != nil {
 		t.Fatal(err)
 	}
 	ex := parseExport(t, "meta_en_campaigns_daily.csv", nil, importer.Options{})

@@ -59,10 +59,11 @@ func Load(ctx context.Context, dsn string, produce func(context.Context, ads.Sin
 	return l.finish()
 }
 
-// LoadDemo loads the deterministic demo dataset described by cfg.
-func LoadDemo(ctx context.Context, dsn string, cfg demo.Config) error {
+// LoadDemo loads the deterministic demo dataset described by cfg; progress,
+// if not nil, is told how far the generator is (demo.ProgressLine.Update).
+func LoadDemo(ctx context.Context, dsn string, cfg demo.Config, progress func(done, total int64)) error {
 	return Load(ctx, dsn, func(ctx context.Context, sink ads.Sink) error {
-		return demo.Generate(ctx, cfg, sink, nil)
+		return demo.Generate(ctx, cfg, sink, progress)
 	})
 }
 

@@ -52,7 +52,7 @@ func Load(ctx context.Context, db *sql.DB, cfg demo.Config, progress io.Writer) 
 		return err
 	}
 	defer conn.Close()
-	l := &loader{ctx: ctx, out: progress}
+	l := &loader{ctx: ctx, out: demo.NewProgressLine(progress)}
 	err = conn.Raw(func(dc any) error {
 		c, ok := dc.(driver.Conn)
 		if !ok {
@@ -60,20 +60,18 @@ func Load(ctx context.Context, db *sql.DB, cfg demo.Config, progress io.Writer) 
 		}
 		l.conn = c
 		return l.load(func(ctx context.Context, sink ads.Sink) error {
-			return demo.Generate(ctx, cfg, sink, l.progress)
+			return demo.Generate(ctx, cfg, sink, l.out.Update)
 		})
 	})
 	if err != nil {
-		if progress != nil && l.lastLen > 0 {
-			fmt.Fprintln(progress)
-		}
+		l.out.Finish()
 		return err
 	}
 	if _, err := conn.ExecContext(ctx, "CHECKPOINT"); err != nil {
 		return fmt.Errorf("duckdb: checkpoint after loading the demo data: %w", err)
 	}
 	if progress != nil {
-		l.line(fmt.Sprintf("loaded demo data: %s facts, %s reach rows, %d accounts, %s campaigns, %s ad sets, %s ads in %.1fs",
+		l.out.Line(fmt.Sprintf("loaded demo data: %s facts, %s reach rows, %d accounts, %s campaigns, %s ad sets, %s ads in %.1fs",
 			thousands(l.n.facts), thousands(l.n.reach), l.n.accounts, thousands(l.n.campaigns),
 			thousands(l.n.adsets), thousands(l.n.ads), time.Since(start).Seconds()))
 		fmt.Fprintln(progress)
@@ -114,9 +112,7 @@ type loader struct {
 	lastDate time.Time    // the date of the previous fact,
 	lastDay  driver.Value // and its day number since 1970-01-01, boxed
 
-	out      io.Writer
-	lastLine time.Time
-	lastLen  int
+	out *demo.ProgressLine // the progress line (shows nothing without a writer)
 }
 
 func (l *loader) exec(ctx context.Context, q string) error {
@@ -291,33 +287,6 @@ func (l *loader) Reach(r demo.Reach) error {
 	return l.appendRow("reach", l.set(r.Level, r.ObjectID, r.AccountID, r.Grain, r.PeriodStart, r.Reach))
 }
 
-// progress rewrites the progress line at most ten times a second.
-func (l *loader) progress(done, total int64) {
-	if l.out == nil || time.Since(l.lastLine) < 100*time.Millisecond {
-		return
-	}
-	l.lastLine = time.Now()
-	l.line(fmt.Sprintf("generating demo data: %s/%s rows (%d%%)", short(done), short(total), done*100/max(total, 1)))
-}
-
-// line rewrites the current line, blanking what is left of a longer previous one.
-func (l *loader) line(s string) {
-	pad := max(0, l.lastLen-len(s))
-	fmt.Fprintf(l.out, "\r%s%*s", s, pad, "")
-	l.lastLen = len(s)
-}
-
-// short formats a row count for the progress line: 950, 12.3K, 1.2M.
-func short(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
-	case n >= 1_000:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "K"
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 // thousands formats n with comma separators: 3,266,273.
 func thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
@@ -399,8 +368,8 @@ func (c *codes) of(s string) driver.Value {
 
 // copyFacts writes the code table and expands the staged facts into facts.
 func (l *loader) copyFacts() error {
-	if l.out != nil {
-		l.line(fmt.Sprintf("generating demo data: %s rows; writing the facts table", short(l.n.facts)))
+	if l.out.On() {
+		l.out.Line(fmt.Sprintf("generating demo data: %s rows; writing the facts table", demo.ShortCount(l.n.facts)))
 	}
 	for i, v := range l.codes.values {
 		if err := l.appendRow(stageCodes, l.set(int32(i+1), v)); err != nil {

@@ -215,7 +215,7 @@ func loadPostgres(ctx context.Context, dsn, schema string, cfg demo.Config, want
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := postgres.LoadDemo(ctx, pg.Pool(), cfg); err != nil {
+	if err := postgres.LoadDemo(ctx, pg.Pool(), cfg, nil); err != nil {
 		return nil, err
 	}
 	var facts int64
@@ -244,7 +244,7 @@ func loadClickHouse(ctx context.Context, dsn, database string, cfg demo.Config, 
 		return nil, err
 	}
 	t0 := time.Now()
-	if err := clickhouse.LoadDemo(ctx, dsn, cfg); err != nil {
+	if err := clickhouse.LoadDemo(ctx, dsn, cfg, nil); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "engines: loaded the demo (scale %g) into ClickHouse database %s in %s\n",

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
 func openLoaded(t *testing.T) *postgres.Source {
 	src := openFresh(t)
 	start := time.Now()
-	if err := postgres.LoadDemo(context.Background(), src.Pool(), duckdbtest.Config); err != nil {
+	if err := postgres.LoadDemo(context.Background(), src.Pool(), duckdbtest.Config, nil); err != nil {
 		t.Fatalf("load the demo dataset: %v", err)
 	}
 	t.Logf("loaded the test dataset in %.1fs", time.Since(start).Seconds())
@@ -64,7 +64,7 @@ func TestLoadKeepsDataset(t *testing.T) {
 	if fmt.Sprint(want) != fmt.Sprint(got) || got["complete"] != "true" {
 		t.Errorf("dataset:\nwant %v\ngot  %v", want, got)
 	}
-	if err := postgres.LoadDemo(ctx, pg.Pool(), duckdbtest.Config); !errors.Is(err, postgres.ErrNotEmpty) {
+	if err := postgres.LoadDemo(ctx, pg.Pool(), duckdbtest.Config, nil); !errors.Is(err, postgres.ErrNotEmpty) {
 		t.Errorf("loading twice: %v, want ErrNotEmpty", err)
 	}
 }

@@ -439,7 +439,7 @@ func TestImportRefusesDemoData(t *testing.T) {
 	pool := freshSchema(t)
 	ctx := context.Background()
 	cfg := demo.Config{Anchor: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), Seed: 1, Days: 5, Scale: 0.01}
-	if err := postgres.LoadDemo(ctx, pool, cfg); err != nil {
+	if err := postgres.LoadDemo(ctx, pool, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	before := checksum(t, pool)
@@ -472,10 +472,10 @@ func TestImportRefusesDemoData(t *testing.T) {
 	}
 
 	// Now imported data: loading the demo is refused, and ReplaceWithDemo drops it.
-	if err := postgres.LoadDemo(ctx, pool, cfg); !errors.Is(err, postgres.ErrNotEmpty) {
+	if err := postgres.LoadDemo(ctx, pool, cfg, nil); !errors.Is(err, postgres.ErrNotEmpty) {
 		t.Errorf("LoadDemo over imported data: %v", err)
 	}
-	if err := postgres.ReplaceWithDemo(ctx, pool, cfg); err != nil {
+	if err := postgres.ReplaceWithDemo(ctx, pool, cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM dataset WHERE key = 'kind' AND value = 'demo'`); n != 1 {

@@ -42,22 +42,23 @@ func Load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 	return load(ctx, pool, produce, false)
 }
 
-// LoadDemo loads the deterministic demo dataset described by cfg.
-func LoadDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
-	return load(ctx, pool, demoProducer(cfg), false)
+// LoadDemo loads the deterministic demo dataset described by cfg; progress,
+// if not nil, is told how far the generator is (demo.ProgressLine.Update).
+func LoadDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config, progress func(done, total int64)) error {
+	return load(ctx, pool, demoProducer(cfg, progress), false)
 }
 
 // ReplaceWithDemo drops the warehouse's tables in the connection's current
 // schema (those of schema.sql, and the imports ledger) and loads the demo
 // dataset, in one transaction, so that on any error the old warehouse is left
 // as it was (`adsmcp demo --force`). Readers wait for the commit.
-func ReplaceWithDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config) error {
-	return load(ctx, pool, demoProducer(cfg), true)
+func ReplaceWithDemo(ctx context.Context, pool *pgxpool.Pool, cfg demo.Config, progress func(done, total int64)) error {
+	return load(ctx, pool, demoProducer(cfg, progress), true)
 }
 
-func demoProducer(cfg demo.Config) func(context.Context, ads.Sink) error {
+func demoProducer(cfg demo.Config, progress func(done, total int64)) func(context.Context, ads.Sink) error {
 	return func(ctx context.Context, sink ads.Sink) error {
-		return demo.Generate(ctx, cfg, sink, nil)
+		return demo.Generate(ctx, cfg, sink, progress)
 	}
 }
 
