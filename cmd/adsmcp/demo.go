@@ -25,7 +25,8 @@ func newDemoCommand(g *globals) *cobra.Command {
 		Use:   "demo",
 		Short: "Create the warehouse filled with the deterministic demo dataset",
 		Long: `Creates the warehouse file with two years of synthetic, clearly labelled demo data for
-14 ad accounts on Meta, Google and TikTok, ending the day before --anchor. The same
+14 ad accounts on Meta, Google and TikTok (14 more replica accounts per unit of --scale
+above 1), ending the day before --anchor. The same
 anchor and seed always give the same data.
 
 --target postgres://USER@HOST:PORT/DATABASE loads it into PostgreSQL instead (the
