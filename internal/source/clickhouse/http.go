@@ -1,7 +1,9 @@
 package clickhouse
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"net/http"
@@ -51,6 +53,31 @@ func (c *httpClient) do(ctx context.Context, statement string, body io.Reader) (
 		return "", fmt.Errorf("clickhouse http: %s: %s", resp.Status, msg)
 	}
 	return string(out), nil
+}
+
+// server is c addressing the server rather than the DSN's database, which
+// may not exist yet (CREATE DATABASE, system tables).
+func (c *httpClient) server() *httpClient {
+	e := *c.e
+	e.database = "default"
+	return &httpClient{e: &e, client: c.client}
+}
+
+// insertCSV writes rows into table with one INSERT … FORMAT CSV; no rows,
+// no request.
+func insertCSV(ctx context.Context, c *httpClient, table string, rows [][]string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(rows); err != nil {
+		return fmt.Errorf("clickhouse: write %s: %w", table, err)
+	}
+	if _, err := c.do(ctx, "INSERT INTO "+table+" FORMAT CSV", &b); err != nil {
+		return fmt.Errorf("clickhouse: write %s: %w", table, err)
+	}
+	return nil
 }
 
 // statements splits DDL at lines holding only ";".

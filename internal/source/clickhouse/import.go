@@ -61,7 +61,8 @@ func Import(ctx context.Context, dsn string, exports []*importer.Export, opt imp
 	if err != nil {
 		return nil, err
 	}
-	im := &importRun{ctx: ctx, c: c, opt: opt, res: &importer.WriteResult{Target: Redact(dsn), DryRun: opt.DryRun}}
+	im := &importRun{ctx: ctx, c: c, opt: opt, res: &importer.WriteResult{Target: Redact(dsn), DryRun: opt.DryRun},
+		campaigns: map[string]bool{}, campaignsRead: map[string]bool{}}
 	im.db = ch.OpenDB(c.e.native)
 	defer im.db.Close()
 	if err := im.run(exports); err != nil {
@@ -79,6 +80,10 @@ type importRun struct {
 	accounts map[string]ads.Account // by ads.FoldID
 	// fresh: a dry run into a database without the warehouse's tables.
 	fresh bool
+	// campaigns are the campaign IDs known so far: the warehouse's, of the
+	// accounts in campaignsRead, and those of the files planned before.
+	campaigns     map[string]bool
+	campaignsRead map[string]bool
 }
 
 // plan is what one file will do, computed before anything is written.
@@ -86,6 +91,8 @@ type plan struct {
 	ex       *importer.Export
 	file     importer.WrittenFile
 	accounts []ads.Account // the warehouse's spelling, with the file's names where it knows them
+	// newCampaigns are the IDs of the file's campaigns not known before it.
+	newCampaigns map[string]bool
 }
 
 func (im *importRun) run(exports []*importer.Export) error {
@@ -148,16 +155,11 @@ func (im *importRun) run(exports []*importer.Export) error {
 // tablesPresent counts the warehouse's tables (and the ledger) that exist,
 // 0 when the database itself does not.
 func (im *importRun) tablesPresent() (int, error) {
-	lit := literal
 	names := make([]string, 0, len(tables)+1)
 	for _, t := range append(slices.Clone(tables), "imports") {
-		names = append(names, lit(t))
+		names = append(names, literal(t))
 	}
-	c := *im.c
-	e := *c.e
-	e.database = "default" // the target database may not exist yet
-	c.e = &e
-	out, err := c.do(im.ctx, "SELECT count() FROM system.tables WHERE database = "+lit(im.c.e.database)+
+	out, err := im.c.server().do(im.ctx, "SELECT count() FROM system.tables WHERE database = "+literal(im.c.e.database)+
 		" AND name IN ("+strings.Join(names, ", ")+")", nil)
 	if err != nil {
 		return 0, fmt.Errorf("clickhouse: looking for the warehouse's tables: %w", err)
@@ -180,6 +182,10 @@ func (im *importRun) createTables() error {
 
 func (im *importRun) query(q string, args ...any) (*sql.Rows, error) {
 	return im.db.QueryContext(im.ctx, q, bindArgs(args)...)
+}
+
+func (im *importRun) queryRow(q string, args ...any) *sql.Row {
+	return im.db.QueryRowContext(im.ctx, q, bindArgs(args)...)
 }
 
 func (im *importRun) checkDataset() error {
@@ -242,7 +248,7 @@ func (im *importRun) plan(ex *importer.Export, seen map[string]bool) (*plan, err
 	if !im.res.DemoReplaced && !im.fresh {
 		var at time.Time
 		var as string
-		err := im.db.QueryRowContext(im.ctx, `SELECT imported_at, file_name FROM imports WHERE sha256 = ? LIMIT 1`, ex.SHA256).Scan(&at, &as)
+		err := im.queryRow(`SELECT imported_at, file_name FROM imports WHERE sha256 = ? LIMIT 1`, ex.SHA256).Scan(&at, &as)
 		switch {
 		case err == nil:
 			p.file.AlreadyImported, p.file.ImportedAt, p.file.ImportedAs = true, at.UTC(), as
@@ -276,62 +282,79 @@ func (im *importRun) plan(ex *importer.Export, seen map[string]bool) (*plan, err
 		im.accounts[ads.FoldID(a.AccountID)] = old
 		p.accounts = append(p.accounts, old)
 	}
-	if im.res.DemoReplaced || im.fresh {
-		p.file.FactsAdded, p.file.ReachAdded, p.file.NewCampaigns = int64(len(ex.Facts)), int64(len(ex.Reach)), int64(len(ex.Campaigns))
-		return p, nil
+	p.file.FactsAdded, p.file.ReachAdded = int64(len(ex.Facts)), int64(len(ex.Reach))
+	if !im.res.DemoReplaced && !im.fresh {
+		if err := im.countReplaced(p); err != nil {
+			return nil, err
+		}
+		if err := im.readCampaigns(p.accounts); err != nil {
+			return nil, err
+		}
 	}
+	p.newCampaigns = map[string]bool{}
+	for _, c := range ex.Campaigns {
+		if !im.campaigns[c.CampaignID] {
+			im.campaigns[c.CampaignID], p.newCampaigns[c.CampaignID] = true, true
+		}
+	}
+	p.file.NewCampaigns = int64(len(p.newCampaigns))
+	return p, nil
+}
+
+// countReplaced says what importing p replaces: its accounts' facts and
+// reach over its dates, and the campaigns there that the file lacks.
+func (im *importRun) countReplaced(p *plan) error {
+	ex := p.ex
 	inFile := map[string]bool{}
 	for _, c := range ex.Campaigns {
 		inFile[c.CampaignID] = true
 	}
 	for _, a := range p.accounts {
-		var facts uint64
-		if err := im.db.QueryRowContext(im.ctx, `SELECT count() FROM facts WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?)`,
-			bindArgs([]any{a.AccountID, ex.First, ex.Last})...).Scan(&facts); err != nil {
-			return nil, fmt.Errorf("clickhouse: counting the facts to replace: %w", err)
+		var facts, reach uint64
+		if err := im.queryRow(`SELECT count() FROM facts WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?)`,
+			a.AccountID, ex.First, ex.Last).Scan(&facts); err != nil {
+			return fmt.Errorf("clickhouse: counting the facts to replace: %w", err)
+		}
+		if err := im.queryRow(`SELECT count() FROM reach WHERE `+reachRange, reachArgs(a.AccountID, ex.First, ex.Last)...).Scan(&reach); err != nil {
+			return fmt.Errorf("clickhouse: counting the reach to replace: %w", err)
 		}
 		p.file.FactsReplaced += int64(facts)
-		var reach uint64
-		if err := im.db.QueryRowContext(im.ctx, `SELECT count() FROM reach WHERE `+reachRange, reachArgs(a.AccountID, ex.First, ex.Last)...).Scan(&reach); err != nil {
-			return nil, fmt.Errorf("clickhouse: counting the reach to replace: %w", err)
-		}
 		p.file.ReachReplaced += int64(reach)
 		dropped, err := im.droppedCampaigns(a.AccountID, ex.First, ex.Last, inFile)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.file.Dropped = append(p.file.Dropped, dropped...)
 	}
-	known, err := im.knownCampaigns(p.accounts)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range ex.Campaigns {
-		if !known[c.CampaignID] {
-			p.file.NewCampaigns++
-			known[c.CampaignID] = true
-		}
-	}
-	p.file.FactsAdded, p.file.ReachAdded = int64(len(ex.Facts)), int64(len(ex.Reach))
-	return p, nil
+	return nil
 }
 
-// knownCampaigns are the IDs of the campaigns of accounts in the warehouse.
-func (im *importRun) knownCampaigns(accounts []ads.Account) (map[string]bool, error) {
-	known := map[string]bool{}
-	rows, err := im.query(`SELECT DISTINCT campaign_id FROM campaigns WHERE has(?, account_id)`, accountIDs(accounts))
+// readCampaigns adds the warehouse's campaigns of accounts not read yet to
+// im.campaigns.
+func (im *importRun) readCampaigns(accounts []ads.Account) error {
+	var ids []string
+	for _, a := range accounts {
+		if !im.campaignsRead[a.AccountID] {
+			im.campaignsRead[a.AccountID] = true
+			ids = append(ids, a.AccountID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := im.query(`SELECT DISTINCT campaign_id FROM campaigns WHERE has(?, account_id)`, ids)
 	if err != nil {
-		return nil, fmt.Errorf("clickhouse: reading the known campaigns: %w", err)
+		return fmt.Errorf("clickhouse: reading the known campaigns: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return err
 		}
-		known[id] = true
+		im.campaigns[id] = true
 	}
-	return known, rows.Err()
+	return rows.Err()
 }
 
 // reachRange selects the stored reach an import of [first, last] replaces:
@@ -342,7 +365,7 @@ const reachRange = `account_id = ? AND (
 	grain = 'monthly' AND period_start BETWEEN toStartOfMonth(toDate(?)) AND toDate(?))`
 
 func reachArgs(account string, first, last time.Time) []any {
-	return bindArgs([]any{account, first, last, first, last, first, last})
+	return []any{account, first, last, first, last, first, last}
 }
 
 func accountIDs(accounts []ads.Account) []string {
@@ -403,17 +426,13 @@ func (im *importRun) write(p *plan) error {
 		l.Account(p.accounts[i]) //nolint:errcheck // never fails
 		l.accounts[a.AccountID] = p.accounts[i]
 	}
-	known, err := im.knownCampaigns(p.accounts)
-	if err != nil {
-		return err
-	}
 	for _, c := range ex.Campaigns {
 		if i := slices.IndexFunc(ex.Accounts, func(a importer.Account) bool { return a.AccountID == c.AccountID }); i >= 0 {
 			c.AccountID = p.accounts[i].AccountID // the warehouse's spelling
 		}
 		l.Campaign(c) //nolint:errcheck // never fails
 	}
-	l.newCampaigns = slices.DeleteFunc(l.newCampaigns, func(c ads.Campaign) bool { return known[c.CampaignID] })
+	l.newCampaigns = slices.DeleteFunc(l.newCampaigns, func(c ads.Campaign) bool { return !p.newCampaigns[c.CampaignID] })
 	for _, s := range ex.AdSets {
 		l.AdSet(s) //nolint:errcheck // never fails
 	}
@@ -475,16 +494,7 @@ func (im *importRun) writeDataset() error {
 }
 
 func (im *importRun) insertRows(table string, rows [][]string) error {
-	var b strings.Builder
-	w := newCSV(&b)
-	for _, r := range rows {
-		w.Write(r) //nolint:errcheck // a strings.Builder does not fail
-	}
-	w.Flush()
-	if _, err := im.c.do(im.ctx, "INSERT INTO "+table+" FORMAT CSV", strings.NewReader(b.String())); err != nil {
-		return fmt.Errorf("clickhouse: writing %s: %w", table, err)
-	}
-	return nil
+	return insertCSV(im.ctx, im.c, table, rows)
 }
 
 // mutate starts a mutation (ALTER … DELETE); waitMutations waits for it.

@@ -244,3 +244,33 @@ func TestImportRefusesDemoData(t *testing.T) {
 		t.Errorf("after replacing the demo: %v %v", accounts, err)
 	}
 }
+
+// Two files of one import sharing a campaign: the second does not count it as
+// new again, as the embedded warehouse's sequential import does not, and the
+// campaign is stored once.
+func TestImportFilesShareACampaign(t *testing.T) {
+	dsn := clickhouse.FreshDatabaseForTest(t)
+	head := `"Account ID","Campaign name","Day","Impressions","Amount spent (USD)"` + "\n"
+	files := func() []*importer.Export {
+		return []*importer.Export{
+			parseExport(t, "jan3.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-03,100,10.00\n"), importer.Options{}),
+			parseExport(t, "jan4.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-04,100,20.00\n"), importer.Options{}),
+		}
+	}
+	res := mustImport(t, dsn, importer.WriteOptions{Now: importNow}, files()...)
+	duckRes, err := duckdb.Import(context.Background(), filepath.Join(t.TempDir(), "w.duckdb"), files(), duckdb.ImportOptions{Now: importNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fmt.Sprintf("%+v", duckRes.Files), fmt.Sprintf("%+v", res.Files); a != b {
+		t.Errorf("file reports differ:\nduckdb     %s\nclickhouse %s", a, b)
+	}
+	if res.Files[0].NewCampaigns != 1 || res.Files[1].NewCampaigns != 0 {
+		t.Errorf("new campaigns %d, %d; want 1, 0", res.Files[0].NewCampaigns, res.Files[1].NewCampaigns)
+	}
+	// The campaign is stored once: a second import of a third day finds it known.
+	third := parseExport(t, "jan5.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-05,100,30.00\n"), importer.Options{})
+	if f := mustImport(t, dsn, importer.WriteOptions{}, third).Files[0]; f.NewCampaigns != 0 {
+		t.Errorf("third file: %+v", f)
+	}
+}

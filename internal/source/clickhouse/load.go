@@ -102,12 +102,11 @@ type loader struct {
 	reach        bytes.Buffer
 	reachCSV     *csv.Writer
 
-	pipe    *io.PipeWriter
-	buf     *bufio.Writer
-	facts   *csv.Writer
-	done    chan error
-	record  []string
-	written int64
+	pipe   *io.PipeWriter
+	buf    *bufio.Writer
+	facts  *csv.Writer
+	done   chan error
+	record []string
 }
 
 func newLoader(ctx context.Context, c *httpClient) *loader {
@@ -116,9 +115,6 @@ func newLoader(ctx context.Context, c *httpClient) *loader {
 	l.reachCSV = csv.NewWriter(&l.reach)
 	return l
 }
-
-// newCSV is the CSV writer of every INSERT … FORMAT CSV.
-func newCSV(w io.Writer) *csv.Writer { return csv.NewWriter(w) }
 
 // null is ClickHouse's CSV NULL for the empty string, the producers' NULL.
 func null(s string) string {
@@ -189,7 +185,6 @@ func (l *loader) Fact(f *ads.Fact) error {
 	if err := l.facts.Write(l.record); err != nil {
 		return fmt.Errorf("clickhouse: load facts: %w", err)
 	}
-	l.written++
 	return nil
 }
 
@@ -226,26 +221,21 @@ func (l *loader) finish() error {
 	if err := l.finishRows(); err != nil {
 		return err
 	}
-	var accounts bytes.Buffer
-	w := csv.NewWriter(&accounts)
+	accounts := make([][]string, 0, len(l.order))
 	for _, id := range l.order {
 		a := l.accounts[id]
-		w.Write([]string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status}) //nolint:errcheck // a bytes.Buffer does not fail
+		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status})
 	}
-	w.Flush()
-	if err := l.insert("accounts", &accounts); err != nil {
+	if err := insertCSV(l.ctx, l.c, "accounts", accounts); err != nil {
 		return err
 	}
-	var dataset bytes.Buffer
-	w = csv.NewWriter(&dataset)
+	var dataset [][]string
 	for _, kv := range l.dataset {
 		if kv[0] != "complete" {
-			w.Write(kv[:]) //nolint:errcheck // a bytes.Buffer does not fail
+			dataset = append(dataset, kv[:])
 		}
 	}
-	w.Write([]string{"complete", "true"}) //nolint:errcheck // a bytes.Buffer does not fail
-	w.Flush()
-	return l.insert("dataset", &dataset)
+	return insertCSV(l.ctx, l.c, "dataset", append(dataset, []string{"complete", "true"}))
 }
 
 // finishRows completes the facts INSERT, then writes the reach rows and
@@ -267,16 +257,16 @@ func (l *loader) finishRows() error {
 		}
 	}
 	l.reachCSV.Flush()
-	if err := l.insert("reach", &l.reach); err != nil {
-		return err
+	if l.reach.Len() > 0 {
+		if _, err := l.c.do(l.ctx, "INSERT INTO reach FORMAT CSV", &l.reach); err != nil {
+			return fmt.Errorf("clickhouse: load reach: %w", err)
+		}
 	}
-	var campaigns bytes.Buffer
-	w := newCSV(&campaigns)
+	campaigns := make([][]string, 0, len(l.newCampaigns))
 	for _, c := range l.newCampaigns {
-		w.Write([]string{c.CampaignID, c.AccountID, null(c.Name), null(c.Objective), null(c.Status), nullDate(c.StartDate), nullDate(c.EndDate)}) //nolint:errcheck // a bytes.Buffer does not fail
+		campaigns = append(campaigns, []string{c.CampaignID, c.AccountID, null(c.Name), null(c.Objective), null(c.Status), nullDate(c.StartDate), nullDate(c.EndDate)})
 	}
-	w.Flush()
-	return l.insert("campaigns", &campaigns)
+	return insertCSV(l.ctx, l.c, "campaigns", campaigns)
 }
 
 // nullDate is a date for CSV, the zero time (the producers' NULL) as NULL.
@@ -287,16 +277,6 @@ func nullDate(t time.Time) string {
 	return t.Format(time.DateOnly)
 }
 
-func (l *loader) insert(table string, data *bytes.Buffer) error {
-	if data.Len() == 0 {
-		return nil
-	}
-	if _, err := l.c.do(l.ctx, "INSERT INTO "+table+" FORMAT CSV", data); err != nil {
-		return fmt.Errorf("clickhouse: load %s: %w", table, err)
-	}
-	return nil
-}
-
 // CreateDatabase creates the database dsn names, when it does not exist.
 func CreateDatabase(ctx context.Context, dsn string) error {
 	c, err := newHTTPClient(dsn)
@@ -304,9 +284,8 @@ func CreateDatabase(ctx context.Context, dsn string) error {
 		return err
 	}
 	name := c.e.database
-	c.e.database = "default"
 	// A name is an identifier, not a value: quote it as one.
-	if _, err := c.do(ctx, "CREATE DATABASE IF NOT EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
+	if _, err := c.server().do(ctx, "CREATE DATABASE IF NOT EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
 		return fmt.Errorf("clickhouse: create database %s: %w", name, err)
 	}
 	return nil
@@ -319,8 +298,7 @@ func DropDatabase(ctx context.Context, dsn string) error {
 		return err
 	}
 	name := c.e.database
-	c.e.database = "default"
-	if _, err := c.do(ctx, "DROP DATABASE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
+	if _, err := c.server().do(ctx, "DROP DATABASE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`", nil); err != nil {
 		return fmt.Errorf("clickhouse: drop database %s: %w", name, err)
 	}
 	return nil
@@ -333,8 +311,7 @@ func DatabaseExists(ctx context.Context, dsn string) (bool, error) {
 		return false, err
 	}
 	name := c.e.database
-	c.e.database = "default"
-	out, err := c.do(ctx, "SELECT count() FROM system.databases WHERE name = "+literal(name), nil)
+	out, err := c.server().do(ctx, "SELECT count() FROM system.databases WHERE name = "+literal(name), nil)
 	if err != nil {
 		return false, fmt.Errorf("clickhouse: look for database %s: %w", name, err)
 	}
