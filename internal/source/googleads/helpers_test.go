@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,33 +13,16 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
+	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
-
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // harness is a fake API with a connector to it.
 type harness struct {
 	fake *googleadstest.Server
 	conn *Connector
-	logs *syncBuffer
+	logs *sourcetest.SyncBuffer
 }
 
 // newHarness starts a fake and a connector with fast retries; mod adjusts the
@@ -48,7 +30,7 @@ type harness struct {
 func newHarness(t *testing.T, cfg googleadstest.Config, mod ...func(*Options)) *harness {
 	t.Helper()
 	fake := googleadstest.Start(t, cfg)
-	logs := &syncBuffer{}
+	logs := &sourcetest.SyncBuffer{}
 	opts := Options{
 		BaseURL:        fake.URL,
 		TokenURL:       fake.TokenURL,

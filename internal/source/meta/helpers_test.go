@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,33 +15,16 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
-
-// logBuffer collects a connector's log lines (safe for its workers).
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // fixture is a fake API and a connector to it, with the connector's log.
 type fixture struct {
 	srv  *metatest.Server
 	conn *Connector
-	log  *logBuffer
+	log  *sourcetest.SyncBuffer
 }
 
 // newFixture starts a fake and a connector with fast test timings; mod may
@@ -50,7 +32,7 @@ type fixture struct {
 func newFixture(t *testing.T, mod func(*Options)) *fixture {
 	t.Helper()
 	srv := metatest.New(t)
-	f := &fixture{srv: srv, log: &logBuffer{}}
+	f := &fixture{srv: srv, log: &sourcetest.SyncBuffer{}}
 	opts := Options{
 		BaseURL: srv.URL, AccessToken: srv.Token(), RequestsPerSecond: 2000,
 		RetryBaseDelay: 5 * time.Millisecond, PollInterval: 2 * time.Millisecond,

@@ -17,6 +17,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
 const lumenUS = "act_1015823746512093"
@@ -163,7 +164,7 @@ func TestPagingStaysOnTheAPIHost(t *testing.T) {
 // token and the logs never contain the token.
 func TestSecretsNeverEchoed(t *testing.T) {
 	const token = "EAAsecret|token/with+chars"
-	var logs logBuffer
+	var logs sourcetest.SyncBuffer
 	dead := httptest.NewServer(http.NotFoundHandler())
 	dead.Close()
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -278,7 +279,7 @@ func TestReachPlanMirrorsTheWarehouse(t *testing.T) {
 	}
 }
 
-func slogTo(w *logBuffer) *slog.Logger {
+func slogTo(w *sourcetest.SyncBuffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
