@@ -1,0 +1,196 @@
+package oracle
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// selection is what a query selects from rows at one grain.
+type selection struct {
+	passed     []*Row // pass the metric filters (HAVING), empty rows included
+	removed    []*Row // of passed: every user dimension empty (step 1)
+	qualifying []*Row // of passed: not removed, in the requested order
+	kept       []*Row // of qualifying: within the limit
+	perCur     bool   // the limit applies within each currency
+}
+
+// getter reads one field of a row: a number (NaN for empty) or a string.
+type getter func(field string) (num float64, str string, isNum bool)
+
+// timeFields are the names a sort key may give the time column.
+var timeFields = map[string]bool{"date": true, "week": true, "month": true}
+
+// compareRows orders two rows by the sort keys, then the tie columns ascending
+// (the time column, then the dimensions, byte order). Empty metric values sort
+// last in either direction. indeterminate is set when two rounded values are
+// equal, so their true order cannot be read from the CSV.
+func compareRows(a, b getter, keys []SortKey, ties []string, rounded func(string) bool) (c int, indeterminate bool) {
+	for _, k := range keys {
+		an, as, num := a(k.Field)
+		bn, bs, _ := b(k.Field)
+		if num {
+			switch {
+			case math.IsNaN(an) && math.IsNaN(bn):
+				continue
+			case math.IsNaN(an):
+				return 1, false
+			case math.IsNaN(bn):
+				return -1, false
+			case an == bn:
+				if rounded != nil && rounded(k.Field) {
+					return 0, true
+				}
+				continue
+			}
+			c = -1
+			if an > bn {
+				c = 1
+			}
+		} else {
+			if c = strings.Compare(as, bs); c == 0 {
+				continue
+			}
+		}
+		if k.Desc {
+			c = -c
+		}
+		return c, false
+	}
+	for _, f := range ties {
+		_, as, _ := a(f)
+		_, bs, _ := b(f)
+		if c = strings.Compare(as, bs); c != 0 {
+			return c, false
+		}
+	}
+	return 0, false
+}
+
+// rowGetter reads an oracle row of q.
+func rowGetter(q *Query, r *Row) getter {
+	return func(field string) (float64, string, bool) {
+		if timeFields[field] || field == "" {
+			return 0, r.Period, false
+		}
+		if i := slices.Index(q.Dims, field); i >= 0 {
+			return 0, r.Dims[i], false
+		}
+		if isMetric(field) {
+			return Value(field, &r.Sums), "", true
+		}
+		return 0, "", false
+	}
+}
+
+// tieColumns are the time column (named "" for oracle rows) and the dimensions.
+func tieColumns(q *Query, timeCol string) []string {
+	var out []string
+	if timeCol != "" {
+		out = append(out, timeCol)
+	}
+	return append(out, q.Dims...)
+}
+
+func (d *Data) hasMetricFilter(q *Query) bool {
+	return slices.ContainsFunc(q.Filters, func(f Filter) bool { return f.Metric })
+}
+
+// sortsOnMoney: a sort key is a money metric.
+func sortsOnMoney(q *Query) bool {
+	return slices.ContainsFunc(q.Sort, func(k SortKey) bool { return Money[k.Field] })
+}
+
+// selectRows applies the metric filters, step 1 (userDims all empty), the sort
+// and the limit to rows of q.
+func selectRows(rows []*Row, q *Query, userDims []string) *selection {
+	s := &selection{}
+	for _, r := range rows {
+		ok := true
+		for _, f := range q.Filters {
+			if f.Metric && !MatchNumber(Value(f.Field, &r.Sums), f) {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		s.passed = append(s.passed, r)
+		empty := len(userDims) > 0
+		for _, u := range userDims {
+			if r.Dims[slices.Index(q.Dims, u)] != "" {
+				empty = false
+			}
+		}
+		if empty {
+			s.removed = append(s.removed, r)
+		} else {
+			s.qualifying = append(s.qualifying, r)
+		}
+	}
+	ties := tieColumns(q, "date")
+	sort.SliceStable(s.qualifying, func(i, j int) bool {
+		c, _ := compareRows(rowGetter(q, s.qualifying[i]), rowGetter(q, s.qualifying[j]), q.Sort, ties, nil)
+		return c < 0
+	})
+	curs := map[string]bool{}
+	for _, r := range s.qualifying {
+		curs[r.Currency()] = true
+	}
+	s.perCur = sortsOnMoney(q) && len(curs) > 1
+	s.kept = s.qualifying
+	if q.Limit > 0 {
+		s.kept = nil
+		n := map[string]int{}
+		for _, r := range s.qualifying {
+			k := ""
+			if s.perCur {
+				k = r.Currency()
+			}
+			if n[k] < q.Limit {
+				n[k]++
+				s.kept = append(s.kept, r)
+			}
+		}
+	}
+	return s
+}
+
+// expectation is what the oracle expects of a CSV answer.
+type expectation struct {
+	G, R    string
+	coarse  bool // filter_at_coarser_grain: filters and limit apply to the coarse rows
+	local   bool // rolled up locally from the selected fine rows
+	sel     *selection
+	rows    []*Row // the expected returned rows, at grain R
+	passedG *selection
+	notes   []string
+}
+
+func (d *Data) expect(q *Query, userDims []string, returned string, coarse bool) *expectation {
+	e := &expectation{G: q.Grain, R: returned, coarse: coarse}
+	if e.R == "" {
+		e.R = e.G
+	}
+	fine := d.Aggregate(q, e.G)
+	e.passedG = selectRows(fine, q, userDims)
+	selects := d.hasMetricFilter(q) || q.Limit > 0
+	switch {
+	case e.R == e.G:
+		e.sel = e.passedG
+		e.rows = e.sel.kept
+	case coarse || !selects:
+		e.sel = selectRows(d.Aggregate(q, e.R), q, userDims)
+		e.rows = e.sel.kept
+	case e.G == "weekly" && e.R == "monthly":
+		e.notes = append(e.notes, "weekly→monthly (does not nest) with a metric filter or limit, without a filter_at_coarser_grain warning")
+		e.sel = selectRows(d.Aggregate(q, e.R), q, userDims)
+		e.rows = e.sel.kept
+	default:
+		e.local = true
+		e.sel = e.passedG
+		e.rows = Rollup(e.sel.kept, e.R)
+	}
+	return e
+}

@@ -1,0 +1,286 @@
+package oracle
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// gen draws random query tool calls over the demo data.
+type gen struct {
+	r        *rand.Rand
+	d        *Data
+	accounts []string            // sorted account IDs
+	values   map[string][]string // dimension → distinct non-empty values, per account below
+	byAcct   map[string]map[string][]string
+}
+
+// textFields are the dimensions filters are drawn on.
+var textFields = []string{"campaign_name", "account_name", "device", "country", "ad_name", "adset_name",
+	"publisher_platform", "campaign_objective", "campaign_status", "platform", "campaign_id"}
+
+var dimPool = []string{"campaign_name", "campaign_name", "account_name", "account_name", "device", "country",
+	"ad_name", "adset_name", "publisher_platform", "campaign_objective", "campaign_status", "platform",
+	"campaign_id", "account_id", "currency"}
+
+var sumPool = []string{"spend", "spend", "spend", "impressions", "clicks", "clicks", "conversions",
+	"conversion_value", "video_views", "link_clicks"}
+var ratioPool = []string{"ctr", "ctr", "cpc", "cpm", "cpa", "roas", "conversion_rate"}
+
+func newGen(seed uint64, d *Data) *gen {
+	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), d: d, byAcct: map[string]map[string][]string{}}
+	for id := range d.Accounts {
+		g.accounts = append(g.accounts, id)
+	}
+	sort.Strings(g.accounts)
+	for _, id := range g.accounts {
+		sets := map[string]map[string]bool{}
+		for _, f := range textFields {
+			sets[f] = map[string]bool{}
+		}
+		for i := range d.Facts[id] {
+			f := &d.Facts[id][i]
+			for _, name := range textFields {
+				if v := f.Dims[DimIndex(name)]; v != "" {
+					sets[name][v] = true
+				}
+			}
+		}
+		m := map[string][]string{}
+		for name, set := range sets {
+			for v := range set {
+				m[name] = append(m[name], v)
+			}
+			sort.Strings(m[name])
+		}
+		g.byAcct[id] = m
+	}
+	return g
+}
+
+func (g *gen) chance(p float64) bool   { return g.r.Float64() < p }
+func (g *gen) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
+
+// caseVary writes s as a user might: as is, lower, upper or title case.
+func (g *gen) caseVary(s string) string {
+	switch g.r.IntN(4) {
+	case 1:
+		return strings.ToLower(s)
+	case 2:
+		return strings.ToUpper(s)
+	case 3:
+		if s != "" {
+			return strings.ToUpper(s[:1]) + strings.ToLower(s[1:])
+		}
+	}
+	return s
+}
+
+// call is one generated tool call.
+type call struct {
+	Args      map[string]any
+	Client    string
+	Budget    int // Request.Budget (0: the client's)
+	ArgBudget int // token_budget argument (0: none)
+}
+
+func (c *call) JSON() []byte {
+	b, _ := json.Marshal(c.Args)
+	return b
+}
+
+func (g *gen) next() *call {
+	c := &call{Args: map[string]any{}}
+	// Accounts: 1–4, mixing currencies and platforms.
+	n := 1 + g.r.IntN(4)
+	var accts []string
+	for _, i := range g.r.Perm(len(g.accounts))[:n] {
+		accts = append(accts, g.accounts[i])
+	}
+	if g.chance(0.1) {
+		// A whole platform (at most 6 accounts).
+		plats := []string{"meta_ads", "google_ads", "tiktok_ads"}
+		p := g.pick(plats)
+		c.Args["platforms"] = []string{p}
+		accts = nil
+		for _, id := range g.accounts {
+			if g.d.Accounts[id].Platform == p {
+				accts = append(accts, id)
+			}
+		}
+	} else {
+		c.Args["account_ids"] = accts
+	}
+	// Dates: inside the data, partly outside it, sometimes a preset.
+	first, last := g.d.First, g.d.Last
+	if g.chance(0.1) {
+		c.Args["date_preset"] = g.pick([]string{"last_7d", "last_30d", "last_90d", "this_month", "last_month", "last_week", "yesterday", "this_quarter"})
+	} else {
+		span := int(last.Sub(first).Hours() / 24)
+		var start time.Time
+		var days int
+		switch {
+		case g.chance(0.1): // starts before the data
+			start = first.AddDate(0, 0, -g.r.IntN(40))
+			days = 10 + g.r.IntN(80)
+		case g.chance(0.1): // ends after the data (today is the anchor)
+			start = last.AddDate(0, 0, -g.r.IntN(30))
+			days = 60
+		case g.chance(0.1): // exactly one ISO week or month (reach is stored for those)
+			start = PeriodStart("weekly", first.AddDate(0, 0, 7+g.r.IntN(span-14)))
+			days = 7
+			if g.chance(0.5) {
+				start = PeriodStart("monthly", first.AddDate(0, 1, g.r.IntN(span-60)))
+				days = int(start.AddDate(0, 1, 0).Sub(start).Hours() / 24)
+			}
+		default:
+			days = []int{1, 3, 7, 14, 30, 45, 90, 120, 200, 365}[g.r.IntN(10)]
+			start = first.AddDate(0, 0, g.r.IntN(span))
+		}
+		end := start.AddDate(0, 0, days-1)
+		if max := last.AddDate(0, 0, 1); end.After(max) {
+			end = max
+		}
+		c.Args["date_range"] = map[string]string{"start": start.Format(time.DateOnly), "end": end.Format(time.DateOnly)}
+	}
+	// Dimensions.
+	var dims []string
+	for k := g.r.IntN(4); len(dims) < k; {
+		if d := g.pick(dimPool); !slices.Contains(dims, d) {
+			dims = append(dims, d)
+		} else {
+			k--
+		}
+	}
+	if len(dims) > 0 || g.chance(0.5) {
+		c.Args["dimensions"] = dims
+	}
+	// Metrics.
+	var metrics []string
+	add := func(m string) {
+		if !slices.Contains(metrics, m) {
+			metrics = append(metrics, m)
+		}
+	}
+	for k := 1 + g.r.IntN(3); k > 0; k-- {
+		add(g.pick(sumPool))
+	}
+	for k := g.r.IntN(3); k > 0; k-- {
+		add(g.pick(ratioPool))
+	}
+	if g.chance(0.1) {
+		add("reach")
+		if g.chance(0.5) {
+			add("frequency")
+		}
+		if g.chance(0.2) { // reach alone
+			metrics = []string{"reach"}
+		}
+	}
+	c.Args["metrics"] = metrics
+	grains := []string{"daily", "weekly", "monthly", "total"}
+	grain := "total"
+	if g.chance(0.85) {
+		grain = g.pick(grains)
+		c.Args["time_granularity"] = grain
+	}
+	// Text filters on names that exist (in the queried accounts), case-varied.
+	var filters []map[string]any
+	for k := g.r.IntN(3); k > 0; k-- {
+		if g.chance(0.4) {
+			continue
+		}
+		field := g.pick(textFields)
+		var pool []string
+		for _, id := range accts {
+			pool = append(pool, g.byAcct[id][field]...)
+		}
+		if len(pool) == 0 {
+			continue
+		}
+		v := g.pick(pool)
+		op := g.pick([]string{"EQUALS", "NOT_EQUALS", "CONTAINS", "NOT_CONTAINS", "STARTS_WITH", "IN", "NOT_IN", "CONTAINS", "IN"})
+		var value any
+		switch op {
+		case "CONTAINS", "NOT_CONTAINS", "STARTS_WITH":
+			runes := []rune(v)
+			i, j := 0, len(runes)
+			if op != "STARTS_WITH" && len(runes) > 3 {
+				i = g.r.IntN(len(runes) - 2)
+			}
+			if j-i > 3 {
+				j = i + 3 + g.r.IntN(min(4, j-i-2))
+			}
+			value = g.caseVary(string(runes[i:j]))
+		case "IN", "NOT_IN":
+			vals := []any{g.caseVary(v)}
+			for m := g.r.IntN(5); m > 0; m-- {
+				vals = append(vals, g.caseVary(g.pick(pool)))
+			}
+			value = vals
+		default:
+			value = g.caseVary(v)
+		}
+		filters = append(filters, map[string]any{"field": field, "operator": op, "value": value})
+	}
+	// A metric filter on spend, clicks or ctr.
+	if g.chance(0.3) {
+		field := g.pick([]string{"spend", "spend", "clicks", "ctr"})
+		var th float64
+		switch field {
+		case "spend":
+			th = []float64{0.5, 5, 30, 100, 500, 1000, 5000, 50000}[g.r.IntN(8)]
+		case "clicks":
+			th = []float64{1, 5, 20, 100, 1000}[g.r.IntN(5)]
+		case "ctr":
+			th = []float64{0.3, 0.8, 1.2, 2, 5}[g.r.IntN(5)]
+		}
+		op := g.pick([]string{"GREATER_THAN", "GREATER_THAN", "GREATER_THAN_OR_EQUAL", "LESS_THAN", "LESS_THAN_OR_EQUAL", "BETWEEN"})
+		var value any = th
+		if op == "BETWEEN" {
+			value = []float64{th, th * 10}
+		}
+		filters = append(filters, map[string]any{"field": field, "operator": op, "value": value})
+	}
+	if len(filters) > 0 {
+		c.Args["filters"] = filters
+	}
+	// Sort on returned columns, and a limit.
+	cols := append(slices.Clone(dims), metrics...)
+	if grain != "total" && g.chance(0.2) {
+		cols = append(cols, "date")
+	}
+	if g.chance(0.45) {
+		var keys []map[string]any
+		for k := 1 + g.r.IntN(2); k > 0; k-- {
+			f := g.pick(cols)
+			if slices.ContainsFunc(keys, func(m map[string]any) bool { return m["field"] == f }) {
+				continue
+			}
+			key := map[string]any{"field": f}
+			if g.chance(0.7) {
+				key["direction"] = g.pick([]string{"asc", "desc"})
+			}
+			keys = append(keys, key)
+		}
+		c.Args["sort"] = keys
+		if g.chance(0.55) {
+			c.Args["limit"] = []int{1, 3, 5, 10, 25, 50, 200, 1000}[g.r.IntN(8)]
+		}
+	}
+	// Budget: 1,000…80,000 tokens.
+	c.Client = g.pick([]string{"", "claude-code", "claude-ai", "ChatGPT", "test-client"})
+	b := int(math.Exp(math.Log(1000) + g.r.Float64()*(math.Log(80000)-math.Log(1000))))
+	switch x := g.r.Float64(); {
+	case x < 0.5:
+		c.Budget = b
+	case x < 0.8:
+		c.ArgBudget = b
+		c.Args["token_budget"] = b
+	}
+	return c
+}

@@ -1,0 +1,606 @@
+// Package oracle computes ground truth for the demo dataset without the SQL
+// generator or the fit pipeline: it keeps the generator's rows in Go maps and
+// aggregates them in plain Go. Its tests run seeded random queries through the
+// real DuckDB source and the pipeline (internal/answer) and check every answer
+// against it (issue 12, "How it is proven").
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/demo"
+)
+
+// Dims are the dimensions the oracle knows, in a fixed order (the index of a
+// Fact's Dims).
+var Dims = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
+	"campaign_name", "campaign_objective", "campaign_status", "adset_id", "adset_name",
+	"ad_id", "ad_name", "country", "device", "publisher_platform"}
+
+var dimIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, d := range Dims {
+		m[d] = i
+	}
+	return m
+}()
+
+// DimIndex is the index of a dimension in Fact.Dims, or -1.
+func DimIndex(name string) int {
+	if i, ok := dimIndex[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// AccountLevel and CampaignLevel dimensions are those reach is stored for.
+var (
+	AccountLevel  = map[string]bool{"platform": true, "account_id": true, "account_name": true, "currency": true}
+	CampaignLevel = map[string]bool{"campaign_id": true, "campaign_name": true, "campaign_objective": true, "campaign_status": true}
+)
+
+// Fact is one fact row with its dimensions resolved through the joined tables.
+type Fact struct {
+	Date time.Time
+	Dims [15]string
+	Sums Sums
+}
+
+// Sums are the additive parts of a group of facts.
+type Sums struct {
+	SpendMicros           int64
+	Impressions           int64
+	Clicks                int64
+	LinkClicks            int64
+	LinkReported          bool
+	Conversions           float64
+	ConversionValueMicros int64
+	VideoViews            int64
+	Facts                 int
+}
+
+func (s *Sums) add(o *Sums) {
+	s.SpendMicros += o.SpendMicros
+	s.Impressions += o.Impressions
+	s.Clicks += o.Clicks
+	s.LinkClicks += o.LinkClicks
+	s.LinkReported = s.LinkReported || o.LinkReported
+	s.Conversions += o.Conversions
+	s.ConversionValueMicros += o.ConversionValueMicros
+	s.VideoViews += o.VideoViews
+	s.Facts += o.Facts
+}
+
+// ReachKey identifies one stored reach value.
+type ReachKey struct {
+	Level, ObjectID, Grain string
+	Period                 time.Time
+}
+
+// Data is the whole dataset in memory.
+type Data struct {
+	Accounts  map[string]ads.Account
+	Campaigns map[string]ads.Campaign
+	AdSets    map[string]ads.AdSet
+	Ads       map[string]ads.Ad
+	// Facts per account, in date order.
+	Facts map[string][]Fact
+	Reach map[ReachKey]int64
+	// Duplicates counts rows whose ID was already stored (a join would multiply facts).
+	Duplicates int
+	First      time.Time
+	Last       time.Time
+}
+
+type sink struct {
+	d      *Data
+	intern map[string]string
+}
+
+func (s *sink) str(v string) string {
+	if x, ok := s.intern[v]; ok {
+		return x
+	}
+	s.intern[v] = v
+	return v
+}
+
+func (s *sink) Dataset(key, value string) error { return nil }
+func (s *sink) Account(a ads.Account) error {
+	if _, ok := s.d.Accounts[a.AccountID]; ok {
+		s.d.Duplicates++
+	}
+	s.d.Accounts[a.AccountID] = a
+	return nil
+}
+func (s *sink) Campaign(c ads.Campaign) error {
+	if _, ok := s.d.Campaigns[c.CampaignID]; ok {
+		s.d.Duplicates++
+	}
+	s.d.Campaigns[c.CampaignID] = c
+	return nil
+}
+func (s *sink) AdSet(a ads.AdSet) error {
+	if _, ok := s.d.AdSets[a.AdSetID]; ok {
+		s.d.Duplicates++
+	}
+	s.d.AdSets[a.AdSetID] = a
+	return nil
+}
+func (s *sink) Ad(a ads.Ad) error {
+	if _, ok := s.d.Ads[a.AdID]; ok {
+		s.d.Duplicates++
+	}
+	s.d.Ads[a.AdID] = a
+	return nil
+}
+func (s *sink) Fact(f *ads.Fact) error {
+	a := s.d.Accounts[f.AccountID]
+	var x Fact
+	y, m, dd := f.Date.Date()
+	x.Date = time.Date(y, m, dd, 0, 0, 0, 0, time.UTC)
+	x.Dims[0] = s.str(a.Platform)
+	x.Dims[1] = s.str(f.AccountID)
+	x.Dims[2] = s.str(a.AccountName)
+	x.Dims[3] = s.str(a.Currency)
+	x.Dims[4] = s.str(f.CampaignID)
+	if f.CampaignID != "" {
+		if c, ok := s.d.Campaigns[f.CampaignID]; ok {
+			x.Dims[5], x.Dims[6], x.Dims[7] = s.str(c.Name), s.str(c.Objective), s.str(c.Status)
+		}
+	}
+	x.Dims[8] = s.str(f.AdSetID)
+	if as, ok := s.d.AdSets[f.AdSetID]; ok && f.AdSetID != "" {
+		x.Dims[9] = s.str(as.Name)
+	}
+	x.Dims[10] = s.str(f.AdID)
+	if ad, ok := s.d.Ads[f.AdID]; ok && f.AdID != "" {
+		x.Dims[11] = s.str(ad.Name)
+	}
+	x.Dims[12] = s.str(f.Country)
+	x.Dims[13] = s.str(f.Device)
+	x.Dims[14] = s.str(f.PublisherPlatform)
+	x.Sums = Sums{SpendMicros: f.SpendMicros, Impressions: f.Impressions, Clicks: f.Clicks,
+		Conversions: f.Conversions, ConversionValueMicros: f.ConversionValueMicros, VideoViews: f.VideoViews, Facts: 1}
+	if f.LinkClicks != ads.NotReported {
+		x.Sums.LinkClicks, x.Sums.LinkReported = f.LinkClicks, true
+	}
+	s.d.Facts[f.AccountID] = append(s.d.Facts[f.AccountID], x)
+	if s.d.First.IsZero() || x.Date.Before(s.d.First) {
+		s.d.First = x.Date
+	}
+	if x.Date.After(s.d.Last) {
+		s.d.Last = x.Date
+	}
+	return nil
+}
+func (s *sink) Reach(r ads.Reach) error {
+	y, m, dd := r.PeriodStart.Date()
+	k := ReachKey{r.Level, r.ObjectID, r.Grain, time.Date(y, m, dd, 0, 0, 0, 0, time.UTC)}
+	if _, ok := s.d.Reach[k]; ok {
+		s.d.Duplicates++
+	}
+	s.d.Reach[k] = r.Reach
+	return nil
+}
+
+// Load generates the dataset of cfg into memory.
+func Load(ctx context.Context, cfg demo.Config) (*Data, error) {
+	d := &Data{Accounts: map[string]ads.Account{}, Campaigns: map[string]ads.Campaign{},
+		AdSets: map[string]ads.AdSet{}, Ads: map[string]ads.Ad{}, Facts: map[string][]Fact{},
+		Reach: map[ReachKey]int64{}}
+	s := &sink{d: d, intern: map[string]string{}}
+	if err := demo.Generate(ctx, cfg, s, nil); err != nil {
+		return nil, err
+	}
+	for id, fs := range d.Facts {
+		if !sort.SliceIsSorted(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) }) {
+			return nil, fmt.Errorf("facts of %s are not in date order", id)
+		}
+	}
+	return d, nil
+}
+
+// Filter is one filter of a query.
+type Filter struct {
+	Field  string
+	Op     string
+	Values []any // strings for text fields, float64 for metrics
+	Metric bool
+}
+
+// SortKey is one key of a query's sort.
+type SortKey struct {
+	Field string
+	Desc  bool
+}
+
+// Query is what the oracle aggregates: the normalized query as _meta echoes it.
+type Query struct {
+	AccountIDs []string
+	Start, End time.Time
+	Dims       []string
+	Metrics    []string
+	Grain      string // daily, weekly, monthly, total
+	Filters    []Filter
+	Sort       []SortKey
+	Limit      int
+}
+
+// Period is the label of the period of grain g holding t ("" for total).
+func Period(g string, t time.Time) string {
+	switch g {
+	case "daily":
+		return t.Format(time.DateOnly)
+	case "weekly":
+		return PeriodStart(g, t).Format(time.DateOnly)
+	case "monthly":
+		return t.Format("2006-01")
+	}
+	return ""
+}
+
+// PeriodStart is the first day of the period of grain g holding t.
+func PeriodStart(g string, t time.Time) time.Time {
+	switch g {
+	case "weekly":
+		return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+	case "monthly":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	}
+	return t
+}
+
+// TimeColumn is the name of grain g's time column ("" for total).
+func TimeColumn(g string) string {
+	return map[string]string{"daily": "date", "weekly": "week", "monthly": "month"}[g]
+}
+
+// Row is one aggregated row.
+type Row struct {
+	Period   string
+	Dims     []string // values of Query.Dims
+	Sums     Sums
+	Accounts map[string]bool
+	// Currencies of the facts in the row.
+	Currencies map[string]bool
+}
+
+// Key identifies a row: its period and dimension values.
+func (r *Row) Key() string { return r.Period + "\x1f" + strings.Join(r.Dims, "\x1f") }
+
+// Currency is the row's single currency, or "" when it has none or several.
+func (r *Row) Currency() string {
+	if len(r.Currencies) != 1 {
+		return ""
+	}
+	for c := range r.Currencies {
+		return c
+	}
+	return ""
+}
+
+// MatchText reports whether a dimension value passes a text filter
+// (case-insensitive; an empty value is the empty string).
+func MatchText(v string, f Filter) bool {
+	lv := strings.ToLower(v)
+	arg := func(i int) string { return strings.ToLower(fmt.Sprint(f.Values[i])) }
+	switch f.Op {
+	case "EQUALS":
+		return lv == arg(0)
+	case "NOT_EQUALS":
+		return lv != arg(0)
+	case "CONTAINS":
+		return strings.Contains(lv, arg(0))
+	case "NOT_CONTAINS":
+		return !strings.Contains(lv, arg(0))
+	case "STARTS_WITH":
+		return strings.HasPrefix(lv, arg(0))
+	case "IN", "NOT_IN":
+		in := false
+		for i := range f.Values {
+			if lv == arg(i) {
+				in = true
+			}
+		}
+		return in == (f.Op == "IN")
+	}
+	panic("oracle: unknown text operator " + f.Op)
+}
+
+// MatchNumber reports whether a metric value passes a metric filter; an empty
+// value (NaN) matches none.
+func MatchNumber(v float64, f Filter) bool {
+	if math.IsNaN(v) {
+		return false
+	}
+	arg := func(i int) float64 { return toFloat(f.Values[i]) }
+	switch f.Op {
+	case "EQUALS":
+		return v == arg(0)
+	case "NOT_EQUALS":
+		return v != arg(0)
+	case "GREATER_THAN":
+		return v > arg(0)
+	case "GREATER_THAN_OR_EQUAL":
+		return v >= arg(0)
+	case "LESS_THAN":
+		return v < arg(0)
+	case "LESS_THAN_OR_EQUAL":
+		return v <= arg(0)
+	case "BETWEEN":
+		return v >= arg(0) && v <= arg(1)
+	case "IN", "NOT_IN":
+		in := false
+		for i := range f.Values {
+			if v == arg(i) {
+				in = true
+			}
+		}
+		return in == (f.Op == "IN")
+	}
+	panic("oracle: unknown number operator " + f.Op)
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int:
+		return float64(x)
+	case string:
+		var f float64
+		fmt.Sscan(x, &f)
+		return f
+	}
+	return math.NaN()
+}
+
+// Facts calls fn for each fact of q's accounts and dates that passes q's text filters.
+func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
+	var text []Filter
+	var idx []int
+	for _, f := range q.Filters {
+		if !f.Metric {
+			text = append(text, f)
+			idx = append(idx, DimIndex(f.Field))
+		}
+	}
+	for _, id := range q.AccountIDs {
+		fs := d.Facts[id]
+		i := sort.Search(len(fs), func(i int) bool { return !fs[i].Date.Before(q.Start) })
+	next:
+		for ; i < len(fs) && !fs[i].Date.After(q.End); i++ {
+			f := &fs[i]
+			for j, flt := range text {
+				if !MatchText(f.Dims[idx[j]], flt) {
+					continue next
+				}
+			}
+			fn(f)
+		}
+	}
+}
+
+// Aggregate groups q's facts by the period of grain g and q's dimensions. No
+// metric filter, no step 1, no sort, no limit.
+func (d *Data) Aggregate(q *Query, g string) []*Row {
+	idx := make([]int, len(q.Dims))
+	for i, dim := range q.Dims {
+		idx[i] = DimIndex(dim)
+	}
+	groups := map[string]*Row{}
+	var order []*Row
+	d.EachFact(q, func(f *Fact) {
+		vals := make([]string, len(idx))
+		for i, j := range idx {
+			vals[i] = f.Dims[j]
+		}
+		r := &Row{Period: Period(g, f.Date), Dims: vals}
+		k := r.Key()
+		if x, ok := groups[k]; ok {
+			r = x
+		} else {
+			r.Accounts, r.Currencies = map[string]bool{}, map[string]bool{}
+			groups[k] = r
+			order = append(order, r)
+		}
+		r.Sums.add(&f.Sums)
+		r.Accounts[f.Dims[1]] = true
+		r.Currencies[f.Dims[3]] = true
+	})
+	return order
+}
+
+// Rollup merges rows into the periods of the coarser grain g.
+func Rollup(rows []*Row, g string) []*Row {
+	groups := map[string]*Row{}
+	var out []*Row
+	for _, r := range rows {
+		p := ""
+		if r.Period != "" && g != "total" {
+			t, err := time.Parse(time.DateOnly, r.Period)
+			if err != nil {
+				t, _ = time.Parse("2006-01", r.Period)
+			}
+			p = Period(g, t)
+		}
+		n := &Row{Period: p, Dims: r.Dims}
+		k := n.Key()
+		if x, ok := groups[k]; ok {
+			n = x
+		} else {
+			n.Accounts, n.Currencies = map[string]bool{}, map[string]bool{}
+			groups[k] = n
+			out = append(out, n)
+		}
+		n.Sums.add(&r.Sums)
+		for a := range r.Accounts {
+			n.Accounts[a] = true
+		}
+		for c := range r.Currencies {
+			n.Currencies[c] = true
+		}
+	}
+	return out
+}
+
+// Value is metric m of sums s; NaN for no value (a ratio over zero, link clicks
+// not reported). Reach and frequency are not computed here (see Data.ReachOf).
+func Value(m string, s *Sums) float64 {
+	div := func(n, d, scale float64) float64 {
+		if d == 0 {
+			return math.NaN()
+		}
+		return n / d * scale
+	}
+	spend := float64(s.SpendMicros) / 1e6
+	cv := float64(s.ConversionValueMicros) / 1e6
+	switch m {
+	case "spend":
+		return spend
+	case "impressions":
+		return float64(s.Impressions)
+	case "clicks":
+		return float64(s.Clicks)
+	case "link_clicks":
+		if !s.LinkReported {
+			return math.NaN()
+		}
+		return float64(s.LinkClicks)
+	case "conversions":
+		return s.Conversions
+	case "conversion_value":
+		return cv
+	case "video_views":
+		return float64(s.VideoViews)
+	case "ctr":
+		return div(float64(s.Clicks), float64(s.Impressions), 100)
+	case "cpc":
+		return div(spend, float64(s.Clicks), 1)
+	case "cpm":
+		return div(spend, float64(s.Impressions), 1000)
+	case "cpa":
+		return div(spend, s.Conversions, 1)
+	case "roas":
+		return div(cv, spend, 1)
+	case "conversion_rate":
+		return div(s.Conversions, float64(s.Clicks), 100)
+	}
+	return math.NaN()
+}
+
+// Additive metrics sum; the others are ratios or reach.
+var Additive = map[string]bool{"spend": true, "impressions": true, "clicks": true, "link_clicks": true,
+	"conversions": true, "conversion_value": true, "video_views": true}
+
+// Money metrics are in the account's currency.
+var Money = map[string]bool{"spend": true, "conversion_value": true, "cpc": true, "cpm": true, "cpa": true}
+
+// ReachOf is the stored reach answering row r of q at grain g (daily, weekly,
+// monthly, or total over q's range), and whether exactly one stored value
+// answers it (otherwise reach is empty). ok is false when reach cannot be
+// answered for this query at all.
+func (d *Data) ReachOf(q *Query, r *Row, g string) (reach int64, one bool, ok bool) {
+	level := "account"
+	for _, dim := range q.Dims {
+		switch {
+		case AccountLevel[dim]:
+		case CampaignLevel[dim]:
+			level = "campaign"
+		default:
+			return 0, false, false
+		}
+	}
+	for _, f := range q.Filters {
+		if f.Metric {
+			continue
+		}
+		if !(AccountLevel[f.Field] || level == "campaign" && CampaignLevel[f.Field]) {
+			return 0, false, false
+		}
+	}
+	identified := len(q.AccountIDs) == 1 || slices.Contains(q.Dims, "account_id") || slices.Contains(q.Dims, "account_name")
+	if level == "campaign" {
+		identified = slices.Contains(q.Dims, "campaign_id") || slices.Contains(q.Dims, "campaign_name")
+	}
+	if !identified {
+		return 0, false, false
+	}
+	// The stored grain and period.
+	var start time.Time
+	grain := g
+	switch g {
+	case "total":
+		start = q.Start
+		switch {
+		case q.Start.Equal(q.End):
+			grain = "daily"
+		case q.Start.Weekday() == time.Monday && q.End.Equal(q.Start.AddDate(0, 0, 6)):
+			grain = "weekly"
+		case q.Start.Day() == 1 && q.End.Equal(q.Start.AddDate(0, 1, -1)):
+			grain = "monthly"
+		default:
+			return 0, false, false
+		}
+	default:
+		var err error
+		if start, err = time.Parse(time.DateOnly, r.Period); err != nil {
+			start, _ = time.Parse("2006-01", r.Period)
+		}
+		end := start
+		switch g {
+		case "weekly":
+			end = start.AddDate(0, 0, 6)
+		case "monthly":
+			end = start.AddDate(0, 1, -1)
+		}
+		if start.Before(q.Start) || end.After(q.End) {
+			return 0, false, true // partial period: empty
+		}
+	}
+	// Objects matching the row's dimensions and the query's text filters.
+	n := 0
+	match := func(vals map[string]string) bool {
+		for i, dim := range q.Dims {
+			if vals[dim] != r.Dims[i] {
+				return false
+			}
+		}
+		for _, f := range q.Filters {
+			if !f.Metric && !MatchText(vals[f.Field], f) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, id := range q.AccountIDs {
+		a := d.Accounts[id]
+		vals := map[string]string{"platform": a.Platform, "account_id": a.AccountID, "account_name": a.AccountName, "currency": a.Currency}
+		if level == "account" {
+			if v, has := d.Reach[ReachKey{"account", id, grain, start}]; has && match(vals) {
+				n++
+				reach = v
+			}
+			continue
+		}
+		for _, c := range d.Campaigns {
+			if c.AccountID != id {
+				continue
+			}
+			vals["campaign_id"], vals["campaign_name"], vals["campaign_objective"], vals["campaign_status"] = c.CampaignID, c.Name, c.Objective, c.Status
+			if v, has := d.Reach[ReachKey{"campaign", c.CampaignID, grain, start}]; has && match(vals) {
+				n++
+				reach = v
+			}
+		}
+	}
+	return reach, n == 1, true
+}

@@ -1,0 +1,788 @@
+package oracle
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+)
+
+var (
+	flagCases = flag.Int("oracle.cases", 300, "random queries to run")
+	flagSeed  = flag.Uint64("oracle.seed", 12, "seed of the random queries")
+	flagShow  = flag.Int("oracle.show", 3, "failing cases to print in full per invariant")
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(duckdbtest.Main(m))
+}
+
+var (
+	dataOnce sync.Once
+	data     *Data
+	dataErr  error
+)
+
+func oracleData(t testing.TB) *Data {
+	t.Helper()
+	dataOnce.Do(func() { data, dataErr = Load(context.Background(), duckdbtest.Config) })
+	if dataErr != nil {
+		t.Fatal(dataErr)
+	}
+	return data
+}
+
+// tcase is one call and its answer.
+type tcase struct {
+	name   string
+	call   *call
+	args   []byte
+	res    *answer.Result
+	tokens int // exact o200k count of all blocks
+	limit  int // the budget the answer must fit
+
+	head     *headJSON
+	meta     *metaJSON
+	q        *Query
+	echo     *echoJSON
+	userDims []string
+	tab      *table
+	problem  string // the answer could not be read
+
+	parent *tcase
+	sugg   *suggestionJSON
+	kids   []*tcase
+	exp    *expectation
+}
+
+func (c *tcase) isCSV() bool  { return c.head != nil && c.head.Type == "" && c.tab != nil }
+func (c *tcase) isSumm() bool { return c.head != nil && c.head.Type == "data_too_large" }
+
+// clientBudget is the announced budget of a client (docs/fit.md's table).
+func clientBudget(client string) int {
+	switch strings.ToLower(client) {
+	case "claude-code":
+		return 25000
+	case "chatgpt", "openai-mcp":
+		return 80000
+	}
+	return 30000
+}
+
+var counter = fit.NewO200k()
+
+func run(t *testing.T, e *answer.Engine, name string, c *call, args []byte) *tcase {
+	tc := &tcase{name: name, call: c, args: args}
+	res, err := e.Query(context.Background(), answer.Request{Args: args, Client: c.Client, Budget: c.Budget})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	tc.res = res
+	for _, b := range res.Blocks {
+		tc.tokens += counter.Exact(b)
+	}
+	tc.limit = clientBudget(c.Client)
+	if c.Budget > 0 {
+		tc.limit = c.Budget
+	}
+	if c.ArgBudget > 0 && c.ArgBudget < tc.limit {
+		tc.limit = c.ArgBudget
+	}
+	if len(res.Blocks) == 0 {
+		tc.problem = "no blocks"
+		return tc
+	}
+	var h headJSON
+	if err := json.Unmarshal([]byte(res.Blocks[0]), &h); err != nil {
+		tc.problem = "block 0 is not JSON: " + err.Error()
+		return tc
+	}
+	tc.head, tc.meta = &h, h.Meta
+	if tc.meta == nil || len(tc.meta.Query) == 0 {
+		if h.Type == "" {
+			tc.problem = "no _meta.query"
+		}
+		return tc
+	}
+	q, echo, err := parseEcho(tc.meta.Query)
+	if err != nil {
+		tc.problem = err.Error()
+		return tc
+	}
+	tc.q, tc.echo = q, echo
+	auto := len(tc.meta.opts("currency_column_added")) > 0
+	for _, d := range q.Dims {
+		if d == "currency" && auto {
+			continue
+		}
+		tc.userDims = append(tc.userDims, d)
+	}
+	if h.Type == "" {
+		if len(res.Blocks) < 2 {
+			tc.problem = "a CSV answer without a CSV block"
+			return tc
+		}
+		if tc.tab, err = parseCSV(res.Blocks[1]); err != nil {
+			tc.problem = "CSV: " + err.Error()
+		}
+	}
+	return tc
+}
+
+// invariant is one checked property; check returns the problems of a case, each
+// starting with a class tag in brackets.
+type invariant struct {
+	name    string
+	applies func(c *tcase) bool
+	check   func(d *Data, c *tcase) []string
+}
+
+func TestProperty(t *testing.T) {
+	d := oracleData(t)
+	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
+	g := newGen(*flagSeed, d)
+	started := time.Now()
+	var cases []*tcase
+	kinds := map[string]int{}
+	for i := 0; i < *flagCases; i++ {
+		c := g.next()
+		tc := run(t, e, fmt.Sprintf("#%d", i), c, c.JSON())
+		cases = append(cases, tc)
+		kind := "csv"
+		switch {
+		case tc.head == nil:
+			kind = "unreadable"
+		case tc.head.Type != "":
+			kind = tc.head.Type
+		}
+		kinds[kind]++
+		if tc.head != nil && tc.head.Type == "invalid_query" && kinds[kind] <= 3 {
+			t.Logf("%s invalid: %s\n  %.600s", tc.name, tc.args, tc.res.Blocks[0])
+		}
+		if tc.isSumm() && tc.head.RequeryInstructions != nil {
+			for j, s := range tc.head.RequeryInstructions.Suggestions {
+				kc := &call{Client: c.Client, Budget: c.Budget}
+				var sa echoJSON
+				json.Unmarshal(s.Query, &sa)
+				kc.ArgBudget = sa.TokenBudget
+				k := run(t, e, fmt.Sprintf("%s.s%d", tc.name, j), kc, s.Query)
+				k.parent, k.sugg = tc, &tc.head.RequeryInstructions.Suggestions[j]
+				tc.kids = append(tc.kids, k)
+				cases = append(cases, k)
+			}
+		}
+	}
+	t.Logf("%d calls (%d generated) in %v: %v", len(cases), *flagCases, time.Since(started).Round(time.Millisecond), kinds)
+	for _, c := range cases {
+		if c.problem != "" {
+			t.Errorf("%s: unreadable answer: %s\n%s", c.name, c.problem, describe(c))
+		}
+	}
+	for _, inv := range invariants {
+		t.Run(inv.name, func(t *testing.T) {
+			var failed []*tcase
+			var probs [][]string
+			classes := map[string]int{}
+			n := 0
+			for _, c := range cases {
+				if c.problem != "" || !inv.applies(c) {
+					continue
+				}
+				n++
+				p := inv.check(d, c)
+				if len(p) == 0 {
+					continue
+				}
+				failed = append(failed, c)
+				probs = append(probs, p)
+				seen := map[string]bool{}
+				for _, s := range p {
+					cl := classOf(s)
+					if !seen[cl] {
+						seen[cl] = true
+						classes[cl]++
+					}
+				}
+			}
+			if len(failed) == 0 {
+				t.Logf("%d cases hold", n)
+				return
+			}
+			var cl []string
+			for k, v := range classes {
+				cl = append(cl, fmt.Sprintf("%s×%d", k, v))
+			}
+			sort.Strings(cl)
+			t.Errorf("%d of %d cases fail; classes: %s", len(failed), n, strings.Join(cl, ", "))
+			// Show the smallest failing case of each class first.
+			shown := map[string]bool{}
+			order := make([]int, len(failed))
+			for i := range order {
+				order[i] = i
+			}
+			sort.SliceStable(order, func(a, b int) bool { return len(failed[order[a]].args) < len(failed[order[b]].args) })
+			printed := 0
+			for _, i := range order {
+				fresh := false
+				for _, s := range probs[i] {
+					if !shown[classOf(s)] {
+						fresh = true
+					}
+				}
+				if !fresh && printed >= *flagShow {
+					continue
+				}
+				for _, s := range probs[i] {
+					shown[classOf(s)] = true
+				}
+				printed++
+				p := probs[i]
+				if len(p) > 8 {
+					p = append(p[:8:8], fmt.Sprintf("… and %d more", len(probs[i])-8))
+				}
+				t.Errorf("%s\n  %s\n%s", failed[i].name, strings.Join(p, "\n  "), describe(failed[i]))
+			}
+		})
+	}
+}
+
+var classRE = regexp.MustCompile(`^\[([^\]]+)\]`)
+
+func classOf(s string) string {
+	if m := classRE.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return "?"
+}
+
+// describe prints what a developer needs to reproduce a case.
+func describe(c *tcase) string {
+	var b strings.Builder
+	root := c
+	if c.parent != nil {
+		root = c.parent
+		fmt.Fprintf(&b, "  suggestion %q of %s (expected_rows %d, token_estimate %d)\n", c.sugg.Description, c.parent.name, c.sugg.ExpectedRows, c.sugg.TokenEstimate)
+	}
+	flags := ""
+	if root.call.Client != "" {
+		flags += " --client " + root.call.Client
+	}
+	if root.call.Budget > 0 {
+		flags += fmt.Sprintf(" --budget %d", root.call.Budget)
+	}
+	fmt.Fprintf(&b, "  repro (duckdbtest warehouse, today %s): adsmcp query --today 2026-03-15%s --json '%s'\n", duckdbtest.Anchor.Format(time.DateOnly), flags, c.args)
+	fmt.Fprintf(&b, "  answer: %d tokens (limit %d), block 0: %.1500s\n", c.tokens, c.limit, c.res.Blocks[0])
+	if len(c.res.Blocks) > 1 {
+		fmt.Fprintf(&b, "  block 1: %.600s\n", c.res.Blocks[1])
+	}
+	return b.String()
+}
+
+var invariants = []invariant{
+	{"a_rows", (*tcase).isCSV, checkRows},
+	{"b_reconcile", func(c *tcase) bool { return c.isCSV() && c.q.Limit == 0 }, checkReconcile},
+	{"c_order", (*tcase).isCSV, checkOrder},
+	{"d_limit", func(c *tcase) bool { return c.isCSV() && c.q.Limit > 0 }, checkLimit},
+	{"e_budget", func(c *tcase) bool { return c.res != nil }, checkBudget},
+	{"f_suggestions", func(c *tcase) bool { return c.sugg != nil }, checkSuggestion},
+	{"g_warnings", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkWarnings},
+	{"h_accounting", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkAccounting},
+}
+
+func (c *tcase) expectation(d *Data) *expectation {
+	if c.exp == nil {
+		ret := c.q.Grain
+		if c.meta.TimeGranularity != nil && c.meta.TimeGranularity.Returned != "" {
+			ret = c.meta.TimeGranularity.Returned
+		}
+		c.exp = d.expect(c.q, c.userDims, ret, c.meta.warning("filter_at_coarser_grain") != nil)
+	}
+	return c.exp
+}
+
+// csvGetter reads a CSV row.
+func csvGetter(t *table, row []string, timeCol string) getter {
+	return func(field string) (float64, string, bool) {
+		name := field
+		if timeFields[field] {
+			name = timeCol
+		}
+		i := t.col(name)
+		if i < 0 {
+			return math.NaN(), "", isMetric(field)
+		}
+		if isMetric(field) {
+			v, _ := cellValue(row[i])
+			return v, "", true
+		}
+		return 0, row[i], false
+	}
+}
+
+// rounded: a metric whose printed value is rounded (so equal cells may differ).
+func rounded(f string) bool { return !Additive[f] || Money[f] }
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return "(empty)"
+	}
+	return fmt.Sprintf("%.6g", v)
+}
+
+func keyOf(timeVal string, dims []string) string {
+	return timeVal + "\x1f" + strings.Join(dims, "\x1f")
+}
+
+func showKey(k string) string { return "[" + strings.ReplaceAll(k, "\x1f", " | ") + "]" }
+
+// checkRows: (a) every CSV row equals the oracle's aggregate of what _meta says it is.
+func checkRows(d *Data, c *tcase) []string {
+	var p []string
+	e := c.expectation(d)
+	p = append(p, prefix("[grain-note] ", e.notes)...)
+	t := c.tab
+	timeCol := TimeColumn(e.R)
+	want := []string{}
+	if timeCol != "" {
+		want = append(want, timeCol)
+	}
+	want = append(want, c.q.Dims...)
+	for _, w := range want {
+		if t.col(w) < 0 {
+			p = append(p, fmt.Sprintf("[header] column %q missing from %v", w, t.header))
+		}
+	}
+	if len(p) > 0 && t.col(timeCol) < 0 {
+		return p
+	}
+	for _, m := range c.q.Metrics {
+		if t.col(m) < 0 {
+			explained := false
+			for _, w := range c.meta.Warnings {
+				if slices.Contains(w.Fields, m) {
+					explained = true
+				}
+			}
+			if !explained {
+				p = append(p, fmt.Sprintf("[metric-missing] %s not in the CSV and no warning names it", m))
+			}
+		}
+	}
+	exp := map[string]*Row{}
+	for _, r := range e.rows {
+		exp[r.Key()] = r
+	}
+	got := map[string]bool{}
+	for _, row := range t.rows {
+		var tv string
+		if timeCol != "" {
+			tv = row[t.col(timeCol)]
+		}
+		dims := make([]string, len(c.q.Dims))
+		for i, dname := range c.q.Dims {
+			if j := t.col(dname); j >= 0 {
+				dims[i] = row[j]
+			}
+		}
+		k := keyOf(tv, dims)
+		if got[k] {
+			p = append(p, "[row-duplicate] "+showKey(k))
+			continue
+		}
+		got[k] = true
+		r := exp[k]
+		if r == nil {
+			p = append(p, "[row-unexpected] "+showKey(k)+" "+strings.Join(row, ","))
+			continue
+		}
+		for _, m := range c.q.Metrics {
+			j := t.col(m)
+			if j < 0 {
+				continue
+			}
+			gv, err := cellValue(row[j])
+			if err != nil {
+				p = append(p, fmt.Sprintf("[cell-format] %s %s=%q", showKey(k), m, row[j]))
+				continue
+			}
+			var wv float64
+			switch m {
+			case "reach", "frequency":
+				reach, one, ok := d.ReachOf(c.q, r, e.R)
+				if !ok {
+					continue
+				}
+				wv = math.NaN()
+				if one {
+					wv = float64(reach)
+					if m == "frequency" {
+						wv = float64(r.Sums.Impressions) / float64(reach)
+					}
+				}
+			default:
+				wv = Value(m, &r.Sums)
+			}
+			tol := 1e-9
+			switch {
+			case Money[m] && Additive[m]:
+				tol = 0.0051
+				if dec := decimals(row[j]); dec > 2 {
+					p = append(p, fmt.Sprintf("[cell-digits] %s %s=%s has %d decimals (money: 2)", showKey(k), m, row[j], dec))
+				}
+			case !Additive[m] && m != "reach":
+				tol = 0.000051 + math.Abs(wv)*1e-12
+				if dec := decimals(row[j]); dec > 4 {
+					p = append(p, fmt.Sprintf("[cell-digits] %s %s=%s has %d decimals (ratios: 4)", showKey(k), m, row[j], dec))
+				}
+			}
+			switch {
+			case math.IsNaN(gv) && math.IsNaN(wv):
+			case math.IsNaN(gv) != math.IsNaN(wv) || math.Abs(gv-wv) > tol:
+				cls := "[value]"
+				if e.local {
+					cls = "[value-rollup]"
+				}
+				if m == "reach" || m == "frequency" {
+					cls = "[value-reach]"
+				}
+				p = append(p, fmt.Sprintf("%s %s %s: got %s, want %s", cls, showKey(k), m, row[j], fmtNum(wv)))
+			}
+		}
+	}
+	var missing []string
+	for _, r := range e.rows {
+		if !got[r.Key()] {
+			missing = append(missing, showKey(r.Key()))
+		}
+	}
+	if len(missing) > 0 {
+		cls := "[row-missing]"
+		if e.local {
+			cls = "[row-missing-rollup]"
+		}
+		if len(missing) > 3 {
+			missing = append(missing[:3], fmt.Sprintf("…(%d)", len(missing)))
+		}
+		p = append(p, cls+" "+strings.Join(missing, " "))
+	}
+	if len(t.rows) != c.meta.ReturnedRows {
+		p = append(p, fmt.Sprintf("[returned-rows] _meta.returned_rows %d, CSV has %d", c.meta.ReturnedRows, len(t.rows)))
+	}
+	return p
+}
+
+func prefix(pre string, xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = pre + x
+	}
+	return out
+}
+
+// checkReconcile: (b) returned rows + reported removed totals = the oracle's
+// totals of the selected rows, per currency.
+func checkReconcile(d *Data, c *tcase) []string {
+	var p []string
+	e := c.expectation(d)
+	t := c.tab
+	ci := t.col("currency")
+	bucket := func(cur string) string {
+		if ci < 0 {
+			return ""
+		}
+		return cur
+	}
+	var sums []string
+	for _, m := range c.q.Metrics {
+		if Additive[m] && t.col(m) >= 0 {
+			sums = append(sums, m)
+		}
+	}
+	if len(sums) == 0 {
+		return nil
+	}
+	want := map[string]map[string]float64{}
+	got := map[string]map[string]float64{}
+	n := map[string]int{}
+	add := func(to map[string]map[string]float64, cur, m string, v float64) {
+		if to[cur] == nil {
+			to[cur] = map[string]float64{}
+		}
+		if !math.IsNaN(v) {
+			to[cur][m] += v
+		}
+	}
+	for _, r := range e.sel.passed {
+		for _, m := range sums {
+			add(want, bucket(r.Currency()), m, Value(m, &r.Sums))
+		}
+	}
+	for _, row := range t.rows {
+		cur := ""
+		if ci >= 0 {
+			cur = row[ci]
+		}
+		n[cur]++
+		for _, m := range sums {
+			v, _ := cellValue(row[t.col(m)])
+			add(got, cur, m, v)
+		}
+	}
+	vfs := c.meta.opts("validation_filter")
+	if len(e.sel.removed) > 0 && len(vfs) == 0 {
+		p = append(p, fmt.Sprintf("[removed-unreported] the oracle has %d rows with every user dimension empty; no validation_filter", len(e.sel.removed)))
+	}
+	for _, vf := range vfs {
+		if vf.RowsRemoved > 0 && len(vf.RemovedTotals) == 0 {
+			p = append(p, "[removed-totals-missing] validation_filter has no removed_totals")
+		}
+		for _, rt := range vf.RemovedTotals {
+			cur, _ := rt["currency"].(string)
+			n[bucket(cur)]++
+			for _, m := range sums {
+				if v, ok := rt[m].(float64); ok {
+					add(got, bucket(cur), m, v)
+				}
+			}
+		}
+	}
+	curs := map[string]bool{}
+	for k := range want {
+		curs[k] = true
+	}
+	for k := range got {
+		curs[k] = true
+	}
+	for cur := range curs {
+		for _, m := range sums {
+			w, g := want[cur][m], got[cur][m]
+			tol := 1e-6
+			if Money[m] {
+				tol = 0.005*float64(n[cur]) + 0.011
+			}
+			if math.Abs(w-g) > tol {
+				p = append(p, fmt.Sprintf("[reconcile] currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
+					cur, m, g, w, g-w, len(e.sel.removed)))
+			}
+		}
+	}
+	return p
+}
+
+// checkOrder: (c) rows are in the requested order.
+func checkOrder(d *Data, c *tcase) []string {
+	var p []string
+	t := c.tab
+	e := c.expectation(d)
+	timeCol := TimeColumn(e.R)
+	ties := tieColumns(c.q, timeCol)
+	if ci := t.col("currency"); ci >= 0 && sortsOnMoney(c.q) {
+		curs := map[string]bool{}
+		for _, r := range t.rows {
+			curs[r[ci]] = true
+		}
+		if len(curs) > 1 && (len(c.q.Sort) == 0 || c.q.Sort[0].Field != "currency" || c.q.Sort[0].Desc) {
+			p = append(p, fmt.Sprintf("[currency-sort] sort on money over %d currencies, but _meta.query.sort does not start with currency asc: %v", len(curs), c.q.Sort))
+		}
+	}
+	for i := 1; i < len(t.rows); i++ {
+		cmp, ind := compareRows(csvGetter(t, t.rows[i-1], timeCol), csvGetter(t, t.rows[i], timeCol), c.q.Sort, ties, rounded)
+		if !ind && cmp > 0 {
+			cls := "[order]"
+			if e.local {
+				cls = "[order-after-rollup]"
+			}
+			p = append(p, fmt.Sprintf("%s row %d before row %d: %s / %s (sort %v)", cls, i, i+1,
+				strings.Join(t.rows[i-1], ","), strings.Join(t.rows[i], ","), c.q.Sort))
+			break
+		}
+	}
+	return p
+}
+
+// checkLimit: (d) limit N returns exactly min(N, qualifying) rows at the requested grain.
+func checkLimit(d *Data, c *tcase) []string {
+	var p []string
+	e := c.expectation(d)
+	s := e.sel
+	want := len(s.kept)
+	got := len(c.tab.rows)
+	if e.local {
+		if gcs := c.meta.opts("granularity_change"); len(gcs) > 0 {
+			got = gcs[0].RowsBefore
+		}
+	}
+	if got != want {
+		how := "global"
+		if s.perCur {
+			how = "per currency"
+		}
+		p = append(p, fmt.Sprintf("[limit-count] limit %d (%s) over %d qualifying rows (+%d empty): want %d rows, got %d", c.q.Limit, how, len(s.qualifying), len(s.removed), want, got))
+	}
+	if len(s.qualifying) > len(s.kept) && c.meta.RowsBeforeLimit != len(s.qualifying) {
+		p = append(p, fmt.Sprintf("[rows-before-limit] rows_before_limit %d, want %d qualifying rows", c.meta.RowsBeforeLimit, len(s.qualifying)))
+	}
+	if s.perCur {
+		found := false
+		for _, o := range c.meta.Optimizations {
+			if strings.Contains(o.Type, "currency") && o.Type != "currency_column_added" || strings.Contains(strings.ToLower(o.Detail), "each currency") {
+				found = true
+			}
+		}
+		for _, w := range c.meta.Warnings {
+			if strings.Contains(strings.ToLower(w.Detail), "currenc") {
+				found = true
+			}
+		}
+		if !found {
+			p = append(p, "[limit-per-currency-unsaid] a money ranking over several currencies; nothing in _meta says the limit applies per currency")
+		}
+	}
+	return p
+}
+
+// checkBudget: (e) no answer over budget by o200k.
+func checkBudget(d *Data, c *tcase) []string {
+	var p []string
+	if c.tokens > c.limit {
+		kind := "csv"
+		if c.head != nil && c.head.Type != "" {
+			kind = c.head.Type
+		}
+		p = append(p, fmt.Sprintf("[over-budget-%s] %d tokens for a budget of %d", kind, c.tokens, c.limit))
+	}
+	if c.meta != nil && c.meta.TokenBudget > 0 && c.tokens > c.meta.TokenBudget && c.meta.TokenBudget < c.limit {
+		p = append(p, fmt.Sprintf("[over-meta-budget] %d tokens for _meta.token_budget %d", c.tokens, c.meta.TokenBudget))
+	}
+	if c.meta != nil && c.meta.TokenBudget > 0 && c.meta.TokenBudget != c.limit {
+		p = append(p, fmt.Sprintf("[meta-budget] _meta.token_budget %d, the budget is %d", c.meta.TokenBudget, c.limit))
+	}
+	return p
+}
+
+// checkSuggestion: (f) a data_too_large suggestion re-runs exactly.
+func checkSuggestion(d *Data, c *tcase) []string {
+	var p []string
+	s := c.sugg
+	if !c.isCSV() {
+		typ := "?"
+		if c.head != nil {
+			typ = c.head.Type
+		}
+		return []string{fmt.Sprintf("[suggestion-not-csv] answered %s", typ)}
+	}
+	var sq echoJSON
+	json.Unmarshal(s.Query, &sq)
+	if c.meta.ReturnedRows != s.ExpectedRows {
+		p = append(p, fmt.Sprintf("[suggestion-rows] expected_rows %d, returned %d", s.ExpectedRows, c.meta.ReturnedRows))
+	}
+	grain := sq.TimeGranularity
+	if grain == "" {
+		grain = "total"
+	}
+	if tg := c.meta.TimeGranularity; tg != nil && tg.Returned != grain {
+		p = append(p, fmt.Sprintf("[suggestion-grain] promised %s, returned %s", grain, tg.Returned))
+	}
+	if lo, hi := float64(s.TokenEstimate)*0.9, float64(s.TokenEstimate)*1.1; float64(c.tokens) < lo || float64(c.tokens) > hi {
+		p = append(p, fmt.Sprintf("[suggestion-tokens] token_estimate %d, exact %d", s.TokenEstimate, c.tokens))
+	}
+	if c.tokens > c.parent.limit {
+		p = append(p, fmt.Sprintf("[suggestion-over-budget] %d tokens for the caller's budget %d", c.tokens, c.parent.limit))
+	}
+	if c.parent.call.ArgBudget > 0 && sq.TokenBudget != c.parent.call.ArgBudget {
+		p = append(p, fmt.Sprintf("[suggestion-token-budget] the caller's token_budget %d, the suggestion carries %d", c.parent.call.ArgBudget, sq.TokenBudget))
+	}
+	return p
+}
+
+// checkWarnings: (g) no_rows iff no facts; all_zero_metrics only when rows exist and every metric is zero.
+func checkWarnings(d *Data, c *tcase) []string {
+	var p []string
+	facts := 0
+	d.EachFact(c.q, func(*Fact) { facts++ })
+	nr := c.meta.warning("no_rows") != nil
+	switch {
+	case nr && facts > 0:
+		p = append(p, fmt.Sprintf("[no-rows-false] no_rows, but the oracle has %d facts for these accounts, dates and filters", facts))
+	case !nr && facts == 0:
+		p = append(p, "[no-rows-missing] the oracle has no facts, and no no_rows warning")
+	}
+	if w := c.meta.warning("all_zero_metrics"); w != nil {
+		keys := w.Keys
+		if len(keys) == 0 {
+			keys = c.q.AccountIDs
+		}
+		for _, k := range keys {
+			q := *c.q
+			q.AccountIDs = []string{k}
+			var s Sums
+			d.EachFact(&q, func(f *Fact) { s.add(&f.Sums) })
+			nonzero := []string{}
+			for _, m := range c.q.Metrics {
+				if v := Value(m, &s); Additive[m] && !math.IsNaN(v) && v != 0 {
+					nonzero = append(nonzero, m)
+				}
+			}
+			switch {
+			case s.Facts == 0:
+				p = append(p, fmt.Sprintf("[all-zero-no-rows] all_zero_metrics for %s, which has no facts in the range", k))
+			case len(nonzero) > 0 || s.SpendMicros+s.Impressions+s.Clicks != 0 && !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return Additive[m] }):
+				p = append(p, fmt.Sprintf("[all-zero-false] all_zero_metrics for %s, whose %v are not zero", k, nonzero))
+			}
+		}
+	}
+	if c.isSumm() {
+		if e := c.expectation(d); len(e.passedG.passed) == 0 {
+			p = append(p, "[empty-data-too-large] the oracle has no rows, and the answer is data_too_large")
+		}
+	}
+	return p
+}
+
+// checkAccounting: (h) original − removed = rows before the grain change; rows after = returned.
+func checkAccounting(d *Data, c *tcase) []string {
+	var p []string
+	m := c.meta
+	removed := 0
+	for _, o := range m.opts("validation_filter") {
+		removed += o.RowsRemoved
+	}
+	gcs := m.opts("granularity_change")
+	switch {
+	case len(gcs) > 0:
+		if m.OriginalRows-removed != gcs[0].RowsBefore {
+			p = append(p, fmt.Sprintf("[accounting] original_rows %d − removed %d ≠ granularity_change.rows_before %d", m.OriginalRows, removed, gcs[0].RowsBefore))
+		}
+		if c.isCSV() && gcs[0].RowsAfter != m.ReturnedRows {
+			p = append(p, fmt.Sprintf("[accounting] granularity_change.rows_after %d ≠ returned_rows %d", gcs[0].RowsAfter, m.ReturnedRows))
+		}
+	case c.isCSV():
+		if m.OriginalRows-removed != m.ReturnedRows {
+			p = append(p, fmt.Sprintf("[accounting] original_rows %d − removed %d ≠ returned_rows %d", m.OriginalRows, removed, m.ReturnedRows))
+		}
+	}
+	if c.q.Limit == 0 {
+		e := c.expectation(d)
+		if m.OriginalRows != len(e.passedG.passed) {
+			p = append(p, fmt.Sprintf("[original-rows] original_rows %d, the oracle has %d rows at %s", m.OriginalRows, len(e.passedG.passed), c.q.Grain))
+		}
+		if removed != len(e.passedG.removed) && !(c.isSumm() && removed == 0) {
+			p = append(p, fmt.Sprintf("[rows-removed] validation_filter removed %d rows, the oracle has %d rows with every user dimension empty at %s", removed, len(e.passedG.removed), c.q.Grain))
+		}
+	}
+	return p
+}
