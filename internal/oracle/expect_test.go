@@ -49,9 +49,16 @@ func compareRows(a, b getter, keys []SortKey, ties []string, rounded func(string
 				c = 1
 			}
 		} else {
-			if c = strings.Compare(as, bs); c == 0 {
+			if as == bs {
 				continue
 			}
+			if *flagEmptyLast && (as == "" || bs == "") {
+				if as == "" {
+					return 1, false
+				}
+				return -1, false
+			}
+			c = strings.Compare(as, bs)
 		}
 		if k.Desc {
 			c = -c
@@ -61,9 +68,16 @@ func compareRows(a, b getter, keys []SortKey, ties []string, rounded func(string
 	for _, f := range ties {
 		_, as, _ := a(f)
 		_, bs, _ := b(f)
-		if c = strings.Compare(as, bs); c != 0 {
-			return c, false
+		if as == bs {
+			continue
 		}
+		if *flagEmptyLast && (as == "" || bs == "") {
+			if as == "" {
+				return 1, false
+			}
+			return -1, false
+		}
+		return strings.Compare(as, bs), false
 	}
 	return 0, false
 }
@@ -162,6 +176,7 @@ type expectation struct {
 	G, R    string
 	coarse  bool // filter_at_coarser_grain: filters and limit apply to the coarse rows
 	local   bool // rolled up locally from the selected fine rows
+	coarser bool // returned at a coarser grain than requested
 	sel     *selection
 	rows    []*Row // the expected returned rows, at grain R
 	passedG *selection
@@ -173,6 +188,7 @@ func (d *Data) expect(q *Query, userDims []string, returned string, coarse bool)
 	if e.R == "" {
 		e.R = e.G
 	}
+	e.coarser = e.R != e.G
 	fine := d.Aggregate(q, e.G)
 	e.passedG = selectRows(fine, q, userDims)
 	selects := d.hasMetricFilter(q) || q.Limit > 0

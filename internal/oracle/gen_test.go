@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -156,6 +157,14 @@ func (g *gen) next() *call {
 			k--
 		}
 	}
+	big := g.chance(0.15) // many rows: fine dimensions, daily, long ranges
+	if big {
+		dims = nil
+		fine := []string{"ad_name", "country", "device", "publisher_platform", "adset_name", "campaign_name"}
+		for _, i := range g.r.Perm(len(fine))[:2+g.r.IntN(3)] {
+			dims = append(dims, fine[i])
+		}
+	}
 	if len(dims) > 0 || g.chance(0.5) {
 		c.Args["dimensions"] = dims
 	}
@@ -186,6 +195,10 @@ func (g *gen) next() *call {
 	grain := "total"
 	if g.chance(0.85) {
 		grain = g.pick(grains)
+		c.Args["time_granularity"] = grain
+	}
+	if big {
+		grain = g.pick([]string{"daily", "daily", "weekly", "total"})
 		c.Args["time_granularity"] = grain
 	}
 	// Text filters on names that exist (in the queried accounts), case-varied.
@@ -226,6 +239,28 @@ func (g *gen) next() *call {
 			value = g.caseVary(v)
 		}
 		filters = append(filters, map[string]any{"field": field, "operator": op, "value": value})
+	}
+	// A huge IN list (up to 1,000 names, some matching nothing), or a long string.
+	if g.chance(0.06) {
+		field := g.pick([]string{"campaign_name", "ad_name", "adset_name"})
+		var pool []string
+		for _, id := range accts {
+			pool = append(pool, g.byAcct[id][field]...)
+		}
+		n := 100 + g.r.IntN(901)
+		vals := make([]any, 0, n)
+		nomatch := g.chance(0.3)
+		for i := 0; i < n; i++ {
+			if nomatch || len(pool) == 0 || g.chance(0.5) {
+				vals = append(vals, fmt.Sprintf("No Such Campaign %d - %s", i, strings.Repeat("x", g.r.IntN(30))))
+			} else {
+				vals = append(vals, g.caseVary(g.pick(pool)))
+			}
+		}
+		filters = append(filters, map[string]any{"field": field, "operator": g.pick([]string{"IN", "IN", "NOT_IN"}), "value": vals})
+	} else if g.chance(0.03) {
+		filters = append(filters, map[string]any{"field": g.pick(textFields), "operator": g.pick([]string{"CONTAINS", "NOT_CONTAINS", "EQUALS"}),
+			"value": strings.Repeat("long value ", 50+g.r.IntN(400))})
 	}
 	// A metric filter on spend, clicks or ctr.
 	if g.chance(0.3) {
@@ -275,6 +310,9 @@ func (g *gen) next() *call {
 	// Budget: 1,000…80,000 tokens.
 	c.Client = g.pick([]string{"", "claude-code", "claude-ai", "ChatGPT", "test-client"})
 	b := int(math.Exp(math.Log(1000) + g.r.Float64()*(math.Log(80000)-math.Log(1000))))
+	if big && g.chance(0.6) {
+		b = 1000 + g.r.IntN(9000)
+	}
 	switch x := g.r.Float64(); {
 	case x < 0.5:
 		c.Budget = b

@@ -93,6 +93,8 @@ type Data struct {
 	// Facts per account, in date order.
 	Facts map[string][]Fact
 	Reach map[ReachKey]int64
+	// lowers caches the lower-case form of every dimension value.
+	lowers map[string]string
 	// Duplicates counts rows whose ID was already stored (a join would multiply facts).
 	Duplicates int
 	First      time.Time
@@ -199,6 +201,10 @@ func Load(ctx context.Context, cfg demo.Config) (*Data, error) {
 	s := &sink{d: d, intern: map[string]string{}}
 	if err := demo.Generate(ctx, cfg, s, nil); err != nil {
 		return nil, err
+	}
+	d.lowers = map[string]string{}
+	for v := range s.intern {
+		d.lowers[v] = strings.ToLower(v)
 	}
 	for id, fs := range d.Facts {
 		if !sort.SliceIsSorted(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) }) {
@@ -363,14 +369,62 @@ func toFloat(v any) float64 {
 	return math.NaN()
 }
 
-// Facts calls fn for each fact of q's accounts and dates that passes q's text filters.
+// textMatcher is a compiled text filter.
+type textMatcher struct {
+	idx int
+	f   Filter
+	arg string
+	set map[string]bool
+}
+
+func compileText(f Filter) *textMatcher {
+	m := &textMatcher{idx: DimIndex(f.Field), f: f}
+	if f.Op == "IN" || f.Op == "NOT_IN" {
+		m.set = map[string]bool{}
+		for _, v := range f.Values {
+			m.set[strings.ToLower(fmt.Sprint(v))] = true
+		}
+	} else {
+		m.arg = strings.ToLower(fmt.Sprint(f.Values[0]))
+	}
+	return m
+}
+
+func (m *textMatcher) match(lv string) bool {
+	switch m.f.Op {
+	case "EQUALS":
+		return lv == m.arg
+	case "NOT_EQUALS":
+		return lv != m.arg
+	case "CONTAINS":
+		return strings.Contains(lv, m.arg)
+	case "NOT_CONTAINS":
+		return !strings.Contains(lv, m.arg)
+	case "STARTS_WITH":
+		return strings.HasPrefix(lv, m.arg)
+	case "IN":
+		return m.set[lv]
+	case "NOT_IN":
+		return !m.set[lv]
+	}
+	panic("oracle: unknown text operator " + m.f.Op)
+}
+
+// lower is the lower-case form of a dimension value (cached).
+func (d *Data) lower(v string) string {
+	if l, ok := d.lowers[v]; ok {
+		return l
+	}
+	return strings.ToLower(v)
+}
+
+// EachFact calls fn for each fact of q's accounts and dates that passes q's
+// text filters.
 func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
-	var text []Filter
-	var idx []int
+	var text []*textMatcher
 	for _, f := range q.Filters {
 		if !f.Metric {
-			text = append(text, f)
-			idx = append(idx, DimIndex(f.Field))
+			text = append(text, compileText(f))
 		}
 	}
 	for _, id := range q.AccountIDs {
@@ -379,8 +433,8 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 	next:
 		for ; i < len(fs) && !fs[i].Date.After(q.End); i++ {
 			f := &fs[i]
-			for j, flt := range text {
-				if !MatchText(f.Dims[idx[j]], flt) {
+			for _, m := range text {
+				if !m.match(d.lower(f.Dims[m.idx])) {
 					continue next
 				}
 			}
@@ -398,17 +452,23 @@ func (d *Data) Aggregate(q *Query, g string) []*Row {
 	}
 	groups := map[string]*Row{}
 	var order []*Row
+	var kb strings.Builder
 	d.EachFact(q, func(f *Fact) {
-		vals := make([]string, len(idx))
-		for i, j := range idx {
-			vals[i] = f.Dims[j]
+		kb.Reset()
+		p := Period(g, f.Date)
+		kb.WriteString(p)
+		for _, j := range idx {
+			kb.WriteByte(0x1f)
+			kb.WriteString(f.Dims[j])
 		}
-		r := &Row{Period: Period(g, f.Date), Dims: vals}
-		k := r.Key()
-		if x, ok := groups[k]; ok {
-			r = x
-		} else {
-			r.Accounts, r.Currencies = map[string]bool{}, map[string]bool{}
+		k := kb.String()
+		r, ok := groups[k]
+		if !ok {
+			vals := make([]string, len(idx))
+			for i, j := range idx {
+				vals[i] = f.Dims[j]
+			}
+			r = &Row{Period: p, Dims: vals, Accounts: map[string]bool{}, Currencies: map[string]bool{}}
 			groups[k] = r
 			order = append(order, r)
 		}
