@@ -583,7 +583,11 @@ func checkReconcile(d *Data, c *tcase) []string {
 				tol = 0.005*float64(n[cur]) + 0.011
 			}
 			if math.Abs(w-g) > tol {
-				p = append(p, fmt.Sprintf("[reconcile] currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
+				cls := "[reconcile]"
+				if len(e.sel.removed) == 0 && len(vfs) == 0 {
+					cls = "[reconcile-nothing-removed]"
+				}
+				p = append(p, fmt.Sprintf(cls+" currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
 					cur, m, g, w, g-w, len(e.sel.removed)))
 			}
 		}
@@ -763,6 +767,8 @@ func checkWarnings(d *Data, c *tcase) []string {
 			switch {
 			case s.Facts == 0:
 				p = append(p, fmt.Sprintf("[all-zero-no-rows] all_zero_metrics for %s, which has no facts in the range", k))
+			case len(nonzero) > 0 && c.q.Limit > 0:
+				p = append(p, fmt.Sprintf("[all-zero-after-limit] all_zero_metrics for %s, judged on the rows a limit kept; its %v are not zero", k, nonzero))
 			case len(nonzero) > 0:
 				p = append(p, fmt.Sprintf("[all-zero-false] all_zero_metrics for %s, whose %v are not zero", k, nonzero))
 			case s.SpendMicros+s.Impressions+s.Clicks != 0 && !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return Additive[m] }):

@@ -173,7 +173,20 @@ func parseCSV(s string) (*table, error) {
 	if len(recs) == 0 {
 		return &table{}, nil
 	}
-	return &table{header: recs[0], rows: recs[1:]}, nil
+	t := &table{header: recs[0], rows: recs[1:]}
+	if len(t.header) == 1 {
+		// encoding/csv skips empty lines, which are rows with one empty cell here.
+		lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n"), "\n")
+		t.rows = nil
+		for _, l := range lines[1:] {
+			v := l
+			if uq, err := strconv.Unquote(l); err == nil && strings.HasPrefix(l, `"`) {
+				v = uq
+			}
+			t.rows = append(t.rows, []string{v})
+		}
+	}
+	return t, nil
 }
 
 func (t *table) col(name string) int { return slices.Index(t.header, name) }
