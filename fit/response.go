@@ -62,10 +62,16 @@ type Optimization struct {
 	Field       string `json:"field,omitempty"`
 	From        string `json:"from,omitempty"`
 	To          string `json:"to,omitempty"`
+	// Grain is the grain of the rows an optimization concerns when it is not
+	// the requested one (a validation_filter on a re-query's rows).
+	Grain       Grain  `json:"grain,omitempty"`
 	RowsRemoved int    `json:"rows_removed,omitempty"`
-	RowsBefore  int    `json:"rows_before,omitempty"`
-	RowsAfter   int    `json:"rows_after,omitempty"`
-	Detail      string `json:"detail"`
+	// RemovedTotals are the sums the removed rows carried, per currency, so the
+	// rows returned plus these equal the complete totals.
+	RemovedTotals []Totals `json:"removed_totals,omitempty"`
+	RowsBefore    int      `json:"rows_before,omitempty"`
+	RowsAfter     int      `json:"rows_after,omitempty"`
+	Detail        string   `json:"detail"`
 }
 
 // Warning is something the model should tell the user.
