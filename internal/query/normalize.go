@@ -73,6 +73,7 @@ func Normalize(a Args, opt Options) (*Query, error) {
 	n.filters(a.Filters)
 	n.currency()
 	n.sort(a.Sort, a.Limit)
+	n.perCurrency()
 	n.budget(a.TokenBudget)
 	if len(n.problems) > 0 {
 		return nil, &Error{Problems: n.problems}
