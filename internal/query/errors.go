@@ -92,6 +92,9 @@ const (
 	ChangeDatePresetIgnored   = "date_preset_ignored"
 	ChangeDateRangeClamped    = "date_range_clamped"
 	ChangeCurrencyColumnAdded = "currency_column_added"
+	// ChangePublisherPlatformFilter: a placement (Instagram, YouTube) named as a
+	// platform became a publisher_platform filter inside its platform.
+	ChangePublisherPlatformFilter = "publisher_platform_filter"
 )
 
 // closestStrings returns up to n of valid closest to s by edit distance over folded
