@@ -97,6 +97,9 @@ const (
 	// money filter over several currencies compares each row in its own.
 	WarningSortPerCurrency      = "sort_per_currency"
 	WarningThresholdPerCurrency = "threshold_per_currency"
+	// ChangePublisherPlatformFilter: a placement (Instagram, YouTube) named as a
+	// platform became a publisher_platform filter inside its platform.
+	ChangePublisherPlatformFilter = "publisher_platform_filter"
 )
 
 // closestStrings returns up to n of valid closest to s by edit distance over folded
