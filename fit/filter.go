@@ -35,32 +35,52 @@ func (t *Table) Select(rows []int) *Table {
 }
 
 // dropEmptyDimensionRows is step 1's filter: when the table has dimension
-// columns, rows whose dimension values are all empty are API artifacts
-// (pagination, permissions) and are removed. It returns the kept table and the
-// number of rows removed.
-func dropEmptyDimensionRows(t *Table) (*Table, int) {
+// columns, rows whose dimension values are all empty belong to no row of the
+// breakdown (the source recorded activity without attributing it to any value of
+// those dimensions) and are removed. Emptiness is judged on the dimensions the
+// caller asked for: a currency column (the CurrencyColumn of a money column)
+// only says which unit the money is in, so it is ignored unless it is the only
+// dimension — the same rows are removed whether or not the accounts span
+// currencies. It returns the kept table, the removed rows' indexes and the names
+// of the dimensions judged.
+func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []string) {
 	var dims []*Column
+	units := map[string]bool{}
 	for _, c := range t.Columns {
-		if c.Role == RoleDimension && !c.Hidden {
+		if c.Role == RoleMetric && c.CurrencyColumn != "" {
+			units[c.CurrencyColumn] = true
+		}
+	}
+	for _, c := range t.Columns {
+		if c.Role == RoleDimension && !c.Hidden && !units[c.Name] {
 			dims = append(dims, c)
 		}
 	}
 	if len(dims) == 0 {
-		return t, 0
+		return t, nil, nil
+	}
+	for _, c := range dims {
+		judged = append(judged, c.Name)
 	}
 	keep := make([]int, 0, t.Len())
 	for r := range t.Len() {
+		empty := true
 		for _, c := range dims {
 			if c.Strings[r] != "" {
-				keep = append(keep, r)
+				empty = false
 				break
 			}
 		}
+		if empty {
+			removed = append(removed, r)
+		} else {
+			keep = append(keep, r)
+		}
 	}
-	if len(keep) == t.Len() {
-		return t, 0
+	if len(removed) == 0 {
+		return t, nil, judged
 	}
-	return t.Select(keep), t.Len() - len(keep)
+	return t.Select(keep), removed, judged
 }
 
 // allZeroPartitions returns, sorted, the values of the partition column whose

@@ -33,13 +33,21 @@ type Options struct {
 
 	// Requery fetches the same data afresh at a coarser grain: needed for
 	// non-additive metrics, for grains that do not nest (weekly → monthly) and
-	// when RequeryOnly is set. Nil: those grains are skipped or their
+	// where Selection rules out a roll-up. Nil: those grains are skipped or their
 	// non-additive metrics reported unavailable.
 	Requery func(ctx context.Context, g Grain) (*Table, error)
-	// RequeryOnly forbids local roll-ups: set it when the table's rows were
-	// selected at their own grain (a top-N limit, a filter on aggregated metric
-	// values), so merging them would not give the answer at a coarser grain.
-	RequeryOnly bool
+	// Selection, when not empty, says how the table's rows were selected at the
+	// requested grain (a filter on aggregated metric values, a top-N limit), in
+	// words for the reader: "spend > 30", "the top 50 by spend". A coarser grain
+	// then aggregates exactly the selected rows (a local roll-up, whose detail
+	// says so); where a roll-up is impossible (non-additive metrics, weekly →
+	// monthly) a re-query applies the selection to the coarser periods instead,
+	// and a filter_at_coarser_grain warning says so. Suggestions stay at the
+	// requested grain, where they can be re-run exactly.
+	Selection string
+	// Sort is the order the caller asked for; every answer keeps it, at every
+	// grain (see SortRows).
+	Sort []SortKey
 
 	// Start and End are the inclusive dates the table covers, for partial-period
 	// warnings and shorter-range suggestions. Zero: unknown.
@@ -108,12 +116,15 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		p.meta.Warnings = []Warning{}
 	}
 	p.meta.Warnings = append(p.meta.Warnings, noticeWarnings(t.Notices)...)
-	if t.RowsBeforeLimit > t.Len() {
-		p.meta.RowsBeforeLimit = t.RowsBeforeLimit
-	}
 
 	// Step 1: validate and filter.
 	base := p.filter(t, &p.meta)
+	if t.RowsBeforeLimit > t.Len() {
+		// Rows removed by step 1 never took a place in the limit (a source that
+		// ranks them puts them all in the table): what the limit chose from is
+		// the rest.
+		p.meta.RowsBeforeLimit = t.RowsBeforeLimit - (t.Len() - base.Len())
+	}
 
 	// Step 2: encode and check.
 	if resp, ok, err := p.render(base, p.meta); err != nil || ok {
@@ -184,17 +195,20 @@ func noticeWarnings(ns []Notice) []Warning {
 	return out
 }
 
-// filter is step 1: drop rows whose dimensions are all empty, and warn about
-// partitions whose metrics are all zero.
+// filter is step 1: drop rows whose dimensions are all empty, saying what they
+// carried, and warn about partitions whose metrics are all zero.
 func (p *pipeline) filter(t *Table, meta *Meta) *Table {
-	kept, removed := dropEmptyDimensionRows(t)
-	if removed > 0 {
-		at := ""
+	kept, removed, judged := dropEmptyDimensionRows(t)
+	if len(removed) > 0 {
+		o := Optimization{Type: "validation_filter", RowsRemoved: len(removed), RemovedTotals: totalsOf(t, removed)}
+		of := ""
 		if g := grainOf(t); g != p.requested {
-			at = fmt.Sprintf(" from the %s re-query", g)
+			o.Grain = g
+			of = fmt.Sprintf(" of the %s re-query", g)
 		}
-		meta.Optimizations = append(meta.Optimizations, Optimization{Type: "validation_filter", RowsRemoved: removed,
-			Detail: fmt.Sprintf("Removed %s with empty dimensions%s (API pagination or permission artifacts)", pluralRows(removed), at)})
+		o.Detail = fmt.Sprintf("Removed %s%s with no %s: activity not attributed to any %s. Rows + removed_totals = complete totals",
+			pluralRows(len(removed)), of, joinWords(judged, "and"), joinWords(judged, "or"))
+		meta.Optimizations = append(meta.Optimizations, o)
 	}
 	keys, whole := allZeroPartitions(kept, p.opt.PartitionColumn)
 	if whole {
@@ -210,14 +224,30 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 	return kept
 }
 
+// joinWords joins names as "a", "a and b", "a, b and c".
+func joinWords(names []string, conj string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	out := names[0]
+	for _, n := range names[1 : len(names)-1] {
+		out += ", " + n
+	}
+	return out + " " + conj + " " + names[len(names)-1]
+}
+
 // coarsen produces the table at grain g, by exact local roll-up when possible,
 // else by asking the source again. It returns nil when g is not reachable or
-// provably cannot fit.
+// provably cannot fit. Rolled-up rows are put back in the requested order.
 func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, Meta, error) {
 	meta := p.meta
 	meta.Optimizations = slices.Clone(p.meta.Optimizations)
 	meta.Warnings = slices.Clone(p.meta.Warnings)
-	local := !p.opt.RequeryOnly && CanRollup(base.Grain, g)
+	from := p.requested
+	local := CanRollup(base.Grain, g)
 	if local {
 		// A grain whose row count alone exceeds the budget cannot fit: every row
 		// costs at least one token.
@@ -233,7 +263,9 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		if err != nil {
 			return nil, meta, err
 		}
+		out = SortRows(out, p.opt.Sort)
 	}
+	requeried := false
 	if (!local || len(dropped) > 0) && p.opt.Requery != nil {
 		fresh, err := p.opt.Requery(ctx, g)
 		meta.SourceCalls++
@@ -243,8 +275,23 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		if err := fresh.Validate(); err != nil {
 			return nil, meta, err
 		}
-		out, dropped = p.filter(fresh, &meta), nil
+		// The answer is now the re-query's rows: what step 1 removed from them is
+		// what they leave out. The requested grain's removal still counts rows
+		// (row accounting), but its totals would be counted twice.
+		for i, o := range meta.Optimizations {
+			if o.Type == "validation_filter" && o.Grain == "" {
+				o.RemovedTotals = nil
+				o.Detail = fmt.Sprintf("Removed %s at %s grain with no value for any dimension, before the answer was asked again at %s grain; what the returned rows leave out is in the re-query's validation_filter",
+					pluralRows(o.RowsRemoved), from, g)
+				meta.Optimizations[i] = o
+			}
+		}
+		out, dropped, requeried = p.filter(fresh, &meta), nil, true
 		meta.Warnings = appendNew(meta.Warnings, noticeWarnings(fresh.Notices)...)
+		meta.RowsBeforeLimit = 0
+		if fresh.RowsBeforeLimit > fresh.Len() {
+			meta.RowsBeforeLimit = fresh.RowsBeforeLimit - (fresh.Len() - out.Len())
+		}
 	}
 	if out == nil {
 		return nil, meta, nil
@@ -253,11 +300,49 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		meta.Warnings = append(meta.Warnings, Warning{Type: "metric_unavailable_at_grain", Fields: dropped,
 			Detail: fmt.Sprintf("%v cannot be rolled up to %s (distinct counts are not additive) and no re-query was possible; left out", dropped, g)})
 	}
-	from := p.requested
-	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(from), To: string(g),
-		RowsBefore: base.Len(), RowsAfter: out.Len(),
-		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %d rows merged into %d", from, g, base.Len(), out.Len())})
+	change := Optimization{Type: "granularity_change", From: string(from), To: string(g), RowsBefore: base.Len(), RowsAfter: out.Len()}
+	switch {
+	case requeried:
+		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: the source was asked again at %s grain and returned %s (instead of %s at %s grain)",
+			from, g, g, pluralRows(out.Len()), pluralRows(base.Len()), from)
+		if p.opt.Selection != "" {
+			meta.Warnings = append(meta.Warnings, Warning{Type: "filter_at_coarser_grain",
+				Detail: fmt.Sprintf("The selection (%s) now applies to %s rows, not to %s rows as asked: the answer had to be asked again at %s grain, so each row is a whole %s period that matches, not a sum of the %s rows that matched. Tell the user",
+					p.opt.Selection, g, from, g, periodWord(g), from)})
+		}
+	case p.opt.Selection != "":
+		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: the %s selected by %s merged into %s",
+			from, g, pluralRowsAt(base.Len(), from), p.opt.Selection, pluralRowsAt(out.Len(), g))
+		meta.Warnings = append(meta.Warnings, Warning{Type: "selection_at_requested_grain",
+			Detail: fmt.Sprintf("Each %s row sums only the %s rows selected by %s; it is not the whole %s. Tell the user, or re-query with time_granularity %s to select whole periods",
+				g, from, p.opt.Selection, periodWord(g), g)})
+	default:
+		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %s merged into %s",
+			from, g, pluralRowsAt(base.Len(), from), pluralRowsAt(out.Len(), g))
+	}
+	meta.Optimizations = append(meta.Optimizations, change)
 	return out, meta, nil
+}
+
+// periodWord names one period of a grain ("month"), or "date range" for Total.
+func periodWord(g Grain) string {
+	switch g {
+	case Daily:
+		return "day"
+	case Weekly:
+		return "week"
+	case Monthly:
+		return "month"
+	}
+	return "date range"
+}
+
+// pluralRowsAt is "1 daily row", "254 monthly rows", "3 total rows".
+func pluralRowsAt(n int, g Grain) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s row", g)
+	}
+	return fmt.Sprintf("%d %s rows", n, g)
 }
 
 // render encodes a table as the response blocks and reports whether they fit.

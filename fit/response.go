@@ -58,14 +58,20 @@ type GrainChange struct {
 // Optimization is one thing done to the data or the query, reported so nothing is
 // lost silently.
 type Optimization struct {
-	Type        string `json:"type"`
-	Field       string `json:"field,omitempty"`
-	From        string `json:"from,omitempty"`
-	To          string `json:"to,omitempty"`
-	RowsRemoved int    `json:"rows_removed,omitempty"`
-	RowsBefore  int    `json:"rows_before,omitempty"`
-	RowsAfter   int    `json:"rows_after,omitempty"`
-	Detail      string `json:"detail"`
+	Type  string `json:"type"`
+	Field string `json:"field,omitempty"`
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	// Grain is the grain of the rows an optimization concerns when it is not
+	// the requested one (a validation_filter on a re-query's rows).
+	Grain       Grain `json:"grain,omitempty"`
+	RowsRemoved int   `json:"rows_removed,omitempty"`
+	// RemovedTotals are the sums the removed rows carried, per currency, so the
+	// rows returned plus these equal the complete totals.
+	RemovedTotals []Totals `json:"removed_totals,omitempty"`
+	RowsBefore    int      `json:"rows_before,omitempty"`
+	RowsAfter     int      `json:"rows_after,omitempty"`
+	Detail        string   `json:"detail"`
 }
 
 // Warning is something the model should tell the user.

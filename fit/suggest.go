@@ -49,7 +49,7 @@ func (p *pipeline) suggestions(baseView *grainView, metaTokens int) []Suggestion
 		return nil
 	}
 	views := []*grainView{baseView}
-	if !p.opt.RequeryOnly {
+	if p.opt.Selection == "" {
 		for _, g := range coarser(grainOf(base)) {
 			if !CanRollup(grainOf(base), g) {
 				continue

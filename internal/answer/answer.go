@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
@@ -149,7 +150,6 @@ func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 // fitOptions wires the pipeline to this query: re-queries at coarser grains go
 // back to the source, narrower queries are expressed as query arguments.
 func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, req Request) fit.Options {
-	metricFilters := slices.ContainsFunc(q.Filters, func(f query.Filter) bool { return f.Metric })
 	mainMetric := "spend"
 	if !slices.Contains(q.Metrics, "spend") {
 		mainMetric = ""
@@ -158,7 +158,12 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 	for _, c := range q.Changes {
 		opts = append(opts, fit.Optimization{Type: c.Type, Field: c.Field, From: c.From, To: c.To, Detail: c.Detail})
 	}
+	var warnings []fit.Warning
+	for _, w := range q.Warnings {
+		warnings = append(warnings, fit.Warning{Type: w.Type, Detail: w.Detail, Fields: []string{w.Field}})
+	}
 	return fit.Options{
+		Warnings:        warnings,
 		Budget:          b.Effective,
 		AnnouncedBudget: b.Tokens,
 		BudgetSource:    b.Source,
@@ -166,7 +171,8 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		PartitionColumn: "account_id",
 		PartitionKeys:   q.AccountIDs(),
 		ZeroDetail:      ZeroDetail,
-		RequeryOnly:     q.Limit > 0 || metricFilters,
+		Selection:       selectionOf(q),
+		Sort:            sortKeys(q),
 		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
 			req.progress("too large at %s; asking the source at %s grain", q.Grain, g)
 			q2 := *q
@@ -221,6 +227,40 @@ func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
 		}
 	}
 	return &a
+}
+
+// selectionOf describes, for the reader, how the rows were selected at the
+// requested grain: the metric filters (HAVING semantics) and the top-N limit.
+// Empty when every row of the grain is returned.
+func selectionOf(q *query.Query) string {
+	var parts []string
+	for _, f := range q.Filters {
+		if f.Metric {
+			parts = append(parts, f.String())
+		}
+	}
+	if q.Limit > 0 {
+		var keys []string
+		for _, k := range q.Sort {
+			dir := "asc"
+			if k.Desc {
+				dir = "desc"
+			}
+			keys = append(keys, k.Field+" "+dir)
+		}
+		parts = append(parts, fmt.Sprintf("limit %d (sort %s)", q.Limit, strings.Join(keys, ", ")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// sortKeys is the query's sort for the pipeline: the time column's name at the
+// requested grain is the table's time column whatever the grain returned.
+func sortKeys(q *query.Query) []fit.SortKey {
+	var out []fit.SortKey
+	for _, k := range q.Sort {
+		out = append(out, fit.SortKey{Column: k.Field, Desc: k.Desc})
+	}
+	return out
 }
 
 func opNames() []string {

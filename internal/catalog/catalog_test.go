@@ -499,3 +499,66 @@ func TestFieldJSON(t *testing.T) {
 		t.Errorf("dimension JSON carries an aggregation: %s", b)
 	}
 }
+
+func TestPublishers(t *testing.T) {
+	seen := map[string]bool{}
+	last := -1
+	for _, p := range Publishers() {
+		if p.Name == "" || seen[p.Name] {
+			t.Errorf("publisher %+v: empty or duplicate name", p)
+		}
+		seen[p.Name] = true
+		if p.Name != strings.ToLower(p.Name) || strings.ContainsAny(p.Name, " -") {
+			t.Errorf("%q: stored values are lower snake_case", p.Name)
+		}
+		i := slices.Index(AllPlatforms, p.Platform)
+		if i < 0 {
+			t.Errorf("%s: unknown platform %q", p.Name, p.Platform)
+		}
+		if i < last {
+			t.Errorf("%s: publishers are grouped by platform in AllPlatforms order", p.Name)
+		}
+		last = i
+		for _, s := range append([]string{p.Name}, p.Aliases...) {
+			if got, ok := LookupPublisher(s); !ok || got.Name != p.Name {
+				t.Errorf("LookupPublisher(%q) = %+v, %v; want %s", s, got, ok, p.Name)
+			}
+			if PublisherKeys()[fold(s)] != p.Name {
+				t.Errorf("PublisherKeys()[%q] != %s", fold(s), p.Name)
+			}
+		}
+	}
+	// Every platform has its publisher platforms; the demo data's are known.
+	for _, pl := range AllPlatforms {
+		if len(PublisherNames(pl)) == 0 {
+			t.Errorf("%s has no publisher platforms", pl)
+		}
+	}
+	for _, v := range []string{"facebook", "instagram", "audience_network", "messenger", "search", "display", "youtube", "tiktok", "pangle"} {
+		if _, ok := LookupPublisher(v); !ok {
+			t.Errorf("demo value %q unknown", v)
+		}
+	}
+	tests := map[string]string{
+		"Instagram": "instagram", "IG": "instagram", "insta": "instagram", "Instagram Ads": "instagram",
+		"Audience Network": "audience_network", "AUDIENCE_NETWORK": "audience_network", "FB": "facebook",
+		"CONTENT": "display", "Google Display Network": "display", "YouTube": "youtube", "SEARCH_PARTNERS": "search_partners",
+		"Search Network": "search", "PLACEMENT_PANGLE": "pangle",
+	}
+	for in, want := range tests {
+		if got, ok := LookupPublisher(in); !ok || got.Name != want {
+			t.Errorf("LookupPublisher(%q) = %q, %v; want %s", in, got.Name, ok, want)
+		}
+	}
+	for _, in := range []string{"", "meta_ads", "google", "Facebook Feed", "stories", "reels", "instagramm"} {
+		if got, ok := LookupPublisher(in); ok {
+			t.Errorf("LookupPublisher(%q) = %q, want unknown", in, got.Name)
+		}
+	}
+	if got := PublisherNames(MetaAds); !slices.Equal(got, []string{"facebook", "instagram", "messenger", "audience_network", "threads"}) {
+		t.Errorf("meta publishers %v", got)
+	}
+	if len(PublisherNames()) != len(publishers) {
+		t.Errorf("PublisherNames() has %d, want %d", len(PublisherNames()), len(publishers))
+	}
+}

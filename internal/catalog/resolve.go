@@ -115,12 +115,7 @@ func hasKind(kinds []Kind, k Kind) bool {
 var byKey = func() map[string]int {
 	m := map[string]int{}
 	add := func(s string, i int) {
-		k := strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return unicode.ToLower(r)
-			}
-			return -1
-		}, s)
+		k := foldKey(s)
 		if j, dup := m[k]; dup && j != i {
 			panic("catalog: " + s + " names both " + fields[j].Name + " and " + fields[i].Name)
 		}

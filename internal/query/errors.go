@@ -92,6 +92,14 @@ const (
 	ChangeDatePresetIgnored   = "date_preset_ignored"
 	ChangeDateRangeClamped    = "date_range_clamped"
 	ChangeCurrencyColumnAdded = "currency_column_added"
+	// Warnings of normalization (Query.Warnings): what the user must hear.
+	// A sort on money over several currencies ranks within each currency; a
+	// money filter over several currencies compares each row in its own.
+	WarningSortPerCurrency      = "sort_per_currency"
+	WarningThresholdPerCurrency = "threshold_per_currency"
+	// ChangePublisherPlatformFilter: a placement (Instagram, YouTube) named as a
+	// platform became a publisher_platform filter inside its platform.
+	ChangePublisherPlatformFilter = "publisher_platform_filter"
 )
 
 // closestStrings returns up to n of valid closest to s by edit distance over folded

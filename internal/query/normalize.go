@@ -71,8 +71,12 @@ func Normalize(a Args, opt Options) (*Query, error) {
 	inferred := n.fields(a.Dimensions, a.Metrics)
 	n.granularity(a.TimeGranularity, inferred)
 	n.filters(a.Filters)
+	if n.placements != nil {
+		n.q.Filters = append(n.q.Filters, *n.placements)
+	}
 	n.currency()
 	n.sort(a.Sort, a.Limit)
+	n.perCurrency()
 	n.budget(a.TokenBudget)
 	if len(n.problems) > 0 {
 		return nil, &Error{Problems: n.problems}
@@ -87,6 +91,9 @@ type normalizer struct {
 	opt      Options
 	q        *Query
 	problems []Problem
+	// placements is the publisher_platform filter that placements named in
+	// platforms stand for.
+	placements *Filter
 }
 
 func (n *normalizer) problem(p Problem) { n.problems = append(n.problems, p) }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,12 +11,18 @@ import (
 )
 
 // platformAliases maps folded names people use for platforms to canonical ones.
+// Publisher platforms (placements) such as Instagram are not platforms: they are
+// catalog.Publishers, read as a publisher_platform filter inside their platform.
+// "facebook"/"fb" and "tiktok" are both: as a platform they mean the whole of it.
 var platformAliases = map[string]string{
 	"meta": catalog.MetaAds, "metaads": catalog.MetaAds, "facebook": catalog.MetaAds, "fb": catalog.MetaAds,
-	"facebookads": catalog.MetaAds, "instagram": catalog.MetaAds, "metamarketing": catalog.MetaAds,
+	"facebookads": catalog.MetaAds, "fbads": catalog.MetaAds, "metamarketing": catalog.MetaAds,
 	"google": catalog.GoogleAds, "googleads": catalog.GoogleAds, "adwords": catalog.GoogleAds,
 	"tiktok": catalog.TikTokAds, "tiktokads": catalog.TikTokAds,
 }
+
+// platformLabels name the platforms in prose.
+var platformLabels = map[string]string{catalog.MetaAds: "Meta", catalog.GoogleAds: "Google", catalog.TikTokAds: "TikTok"}
 
 // canonicalPlatform maps a platform name as written to its canonical name.
 func canonicalPlatform(s string) (string, bool) {
@@ -23,18 +30,41 @@ func canonicalPlatform(s string) (string, bool) {
 	return p, ok
 }
 
-// closestPlatforms suggests canonical platforms for a misspelling of any of their
-// names ("facebok" → meta_ads).
+// platformReadAs is the detail of reading s as the platform p. A name that is
+// also one of p's placements ("facebook") says the answer is all of p, and how
+// to ask for the placement instead.
+func platformReadAs(what, s, p string) string {
+	d := fmt.Sprintf("%s %q read as %q", what, s, p)
+	if pub, ok := catalog.LookupPublisher(s); ok && pub.Platform == p {
+		d += fmt.Sprintf(" (all %s placements, not only the %s placement; to restrict to the %s placement use filter publisher_platform EQUALS %s)",
+			platformLabels[p], pub.Name, pub.Name, pub.Name)
+	}
+	return d
+}
+
+// closestPlatforms suggests canonical platforms and publisher platforms for a
+// misspelling of any of their names ("facebok" → meta_ads, "instagarm" → instagram).
 func closestPlatforms(s string) []string {
 	cands := slices.Clone(catalog.AllPlatforms)
-	for alias := range platformAliases {
-		cands = append(cands, alias)
+	nameOf := map[string]string{}
+	for alias, p := range platformAliases {
+		nameOf[alias] = p
 	}
-	slices.Sort(cands[len(catalog.AllPlatforms):])
+	for k, name := range catalog.PublisherKeys() {
+		if _, taken := nameOf[k]; !taken {
+			nameOf[k] = name
+		}
+	}
+	keys := make([]string, 0, len(nameOf))
+	for k := range nameOf {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	cands = append(cands, keys...)
 	var out []string
 	for _, c := range closestStrings(s, cands, len(cands)) {
 		p := c
-		if q, ok := platformAliases[c]; ok {
+		if q, ok := nameOf[c]; ok {
 			p = q
 		}
 		if !slices.Contains(out, p) {
@@ -44,6 +74,84 @@ func closestPlatforms(s string) []string {
 	return out
 }
 
+// closestPublishers suggests publisher platforms for a value that names none.
+func closestPublishers(s string) []string {
+	keys := catalog.PublisherKeys()
+	cands := make([]string, 0, len(keys))
+	for k := range keys {
+		cands = append(cands, k)
+	}
+	slices.Sort(cands)
+	var out []string
+	for _, c := range closestStrings(s, cands, len(cands)) {
+		if name := keys[c]; !slices.Contains(out, name) && len(out) < 3 {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// platformValues are the values the platforms argument and a platform filter
+// accept: the platforms, then the publisher platforms (placements) inside them.
+func platformValues() []string {
+	return append(slices.Clone(catalog.AllPlatforms), catalog.PublisherNames()...)
+}
+
+const unknownPlatformFix = "name an ad platform (meta_ads, google_ads, tiktok_ads) or a placement inside one " +
+	"(instagram, youtube, …: answered as that publisher_platform within its platform)"
+
+// placementsDetail says that the values given name placements, not platforms,
+// and what is answered instead.
+func placementsDetail(given []string, pubs []catalog.Publisher) string {
+	var platforms, names []string
+	for _, p := range pubs {
+		names = append(names, p.Name)
+		if !slices.Contains(platforms, p.Platform) {
+			platforms = append(platforms, p.Platform)
+		}
+	}
+	quoted := make([]string, len(given))
+	for i, g := range given {
+		quoted[i] = fmt.Sprintf("%q", g)
+		if len(platforms) > 1 {
+			quoted[i] += " (" + pubs[i].Platform + ")"
+		}
+	}
+	switch {
+	case len(given) == 1:
+		return fmt.Sprintf("%s is a placement inside %s, not an ad platform", quoted[0], platforms[0])
+	case len(platforms) == 1:
+		return fmt.Sprintf("%s are placements inside %s, not ad platforms", joinAnd(quoted), platforms[0])
+	}
+	return fmt.Sprintf("%s are placements, not ad platforms", joinAnd(quoted))
+}
+
+// publisherCondition writes the publisher_platform condition of names, as in
+// "publisher_platform = instagram" or "publisher_platform IN (instagram, youtube)".
+func publisherCondition(names []string) string {
+	if len(names) == 1 {
+		return "publisher_platform = " + names[0]
+	}
+	return "publisher_platform IN (" + strings.Join(names, ", ") + ")"
+}
+
+func joinAnd(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func jsonList(s []string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// platforms reads the platforms argument. A whole platform is queried whole; a
+// placement (Instagram, YouTube) queries its platform with a publisher_platform
+// filter. Both kinds together are rejected: ["meta_ads","Instagram"] could mean
+// all of Meta or only Instagram, and a placement filter would also cut any other
+// platform named whole.
 func (n *normalizer) platforms(given []string) {
 	if given == nil {
 		return
@@ -53,21 +161,147 @@ func (n *normalizer) platforms(given []string) {
 			Fix: "omit platforms for all platforms, or name at least one"})
 		return
 	}
+	var whole, placeGiven []string
+	var pubs []catalog.Publisher
 	for i, s := range given {
-		p, ok := canonicalPlatform(s)
-		if !ok {
-			n.problem(Problem{Field: fmt.Sprintf("platforms[%d]", i), Value: s, Problem: "unknown platform",
-				Valid: catalog.AllPlatforms, Closest: closestPlatforms(s)})
+		if p, ok := canonicalPlatform(s); ok {
+			if p != s {
+				n.change(Change{Type: ChangeValueNormalized, Field: "platforms", From: s, To: p,
+					Detail: platformReadAs("Platform", s, p)})
+			}
+			if !slices.Contains(whole, p) {
+				whole = append(whole, p)
+			}
 			continue
 		}
-		if p != s {
-			n.change(Change{Type: ChangeValueNormalized, Field: "platforms", From: s, To: p,
-				Detail: fmt.Sprintf("Platform %q read as %q", s, p)})
+		if pub, ok := catalog.LookupPublisher(s); ok {
+			if !slices.ContainsFunc(pubs, func(q catalog.Publisher) bool { return q.Name == pub.Name }) {
+				pubs = append(pubs, pub)
+				placeGiven = append(placeGiven, s)
+			}
+			continue
 		}
-		if !slices.Contains(n.q.Platforms, p) {
-			n.q.Platforms = append(n.q.Platforms, p)
+		n.problem(Problem{Field: fmt.Sprintf("platforms[%d]", i), Value: s, Problem: "unknown platform",
+			Valid: platformValues(), Closest: closestPlatforms(s), Fix: unknownPlatformFix})
+	}
+	if len(pubs) == 0 {
+		n.q.Platforms = append(n.q.Platforms, whole...)
+		return
+	}
+	var names, owners []string
+	for _, p := range pubs {
+		names = append(names, p.Name)
+		if !slices.Contains(owners, p.Platform) {
+			owners = append(owners, p.Platform)
 		}
 	}
+	if len(whole) > 0 {
+		n.problem(mixedPlatformsProblem("platforms", given, given, ""))
+		return
+	}
+	n.q.Platforms = append(n.q.Platforms, owners...)
+	op := Equals
+	if len(names) > 1 {
+		op = In
+	}
+	vals := make([]any, len(names))
+	for i, s := range names {
+		vals[i] = s
+	}
+	n.placements = &Filter{Field: "publisher_platform", Operator: op, Values: vals}
+	shown := names[0]
+	if op == In {
+		shown = jsonList(names)
+	}
+	n.change(Change{Type: ChangePublisherPlatformFilter, Field: "platforms", From: strings.Join(placeGiven, ", "),
+		To: fmt.Sprintf("%s with %s", strings.Join(owners, ", "), publisherCondition(names)),
+		Detail: fmt.Sprintf("%s; answering for %s within %s (filter added: publisher_platform %s %s)",
+			placementsDetail(placeGiven, pubs), publisherCondition(names), strings.Join(owners, ", "), op, shown)})
+}
+
+// mixedPlatformsProblem rejects whole platforms and placements named together
+// (in the platforms argument when op is "", else in a platform filter with op),
+// offering each reading.
+func mixedPlatformsProblem(field string, value any, given []string, op Operator) Problem {
+	var whole, names, also, overlap, other []string
+	var pubs []catalog.Publisher
+	for _, s := range given {
+		if p, ok := canonicalPlatform(s); ok {
+			if !slices.Contains(whole, p) {
+				whole = append(whole, p)
+			}
+			// A whole name that is also a placement ("facebook") may have meant it.
+			if pub, ok := catalog.LookupPublisher(s); ok && !slices.Contains(also, pub.Name) {
+				also = append(also, pub.Name)
+			}
+		} else if pub, ok := catalog.LookupPublisher(s); ok && !slices.Contains(names, pub.Name) {
+			names = append(names, pub.Name)
+			pubs = append(pubs, pub)
+			if !slices.Contains(also, pub.Name) {
+				also = append(also, pub.Name)
+			}
+		}
+	}
+	for _, w := range whole {
+		if slices.ContainsFunc(pubs, func(p catalog.Publisher) bool { return p.Platform == w }) {
+			overlap = append(overlap, w)
+		} else {
+			other = append(other, w)
+		}
+	}
+	filter := func(field string, vals []string) string {
+		o := op
+		switch {
+		case o == "" && len(vals) == 1:
+			o = Equals
+		case o == "" || len(vals) > 1 && o == Equals:
+			o = In
+		case len(vals) > 1 && o == NotEquals:
+			o = NotIn
+		}
+		if o == In || o == NotIn {
+			return fmt.Sprintf(`{"field":%q,"operator":%q,"value":%s}`, field, o, jsonList(vals))
+		}
+		return fmt.Sprintf(`{"field":%q,"operator":%q,"value":%q}`, field, o, vals[0])
+	}
+	p := Problem{Field: field, Value: value}
+	if len(overlap) > 0 {
+		p.Problem = fmt.Sprintf("names all of %s and placements inside it (%s) together: ambiguous, the whole platform or only those placements?",
+			strings.Join(overlap, ", "), strings.Join(names, ", "))
+	} else {
+		p.Problem = fmt.Sprintf("names whole platforms (%s) and placements of other platforms (%s) together: a placement is a publisher_platform filter, which would also cut %s",
+			strings.Join(other, ", "), strings.Join(names, ", "), strings.Join(other, ", "))
+	}
+	var fixes []string
+	switch {
+	case op == "":
+		if len(overlap) > 0 {
+			fixes = append(fixes, fmt.Sprintf("for all of %s send platforms %s", strings.Join(overlap, ", "), jsonList(overlap)))
+		}
+		fixes = append(fixes, fmt.Sprintf("for only the placements send platforms %s", jsonList(names)))
+		if len(also) > len(names) {
+			fixes = append(fixes, fmt.Sprintf("for the placements %s send platforms %s with the filter %s",
+				strings.Join(also, " and "), jsonList(overlap), filter("publisher_platform", also)))
+		}
+		if len(other) > 0 {
+			fixes = append(fixes, fmt.Sprintf("query %s in a separate call", strings.Join(other, ", ")))
+		}
+	case op == NotEquals || op == NotIn:
+		fixes = append(fixes, fmt.Sprintf("to exclude both, use two filters: %s and %s", filter("platform", whole), filter("publisher_platform", names)))
+		if len(also) > len(names) {
+			fixes = append(fixes, fmt.Sprintf("to exclude only the placements %s use %s", strings.Join(also, " and "), filter("publisher_platform", also)))
+		}
+	default:
+		if len(overlap) > 0 {
+			fixes = append(fixes, fmt.Sprintf("for all of %s use %s", strings.Join(overlap, ", "), filter("platform", overlap)))
+		}
+		fixes = append(fixes, fmt.Sprintf("for only the placements use %s", filter("publisher_platform", also)))
+		if len(other) > 0 {
+			fixes = append(fixes, fmt.Sprintf("query %s in a separate call", strings.Join(other, ", ")))
+		}
+	}
+	p.Fix = strings.Join(fixes, "; ")
+	return p
 }
 
 // accounts resolves account_ids against the caller's accounts, or takes all of
@@ -209,10 +443,15 @@ func platformsOf(accts []ads.Account) []string {
 }
 
 // CanonicalPlatform maps a platform name as people write it ("Facebook", "google")
-// to its canonical name, or explains the valid names.
+// to its canonical name, or explains the valid names. A placement ("Instagram")
+// is not a platform: the error says which platform it is inside.
 func CanonicalPlatform(s string) (string, error) {
 	if p, ok := canonicalPlatform(s); ok {
 		return p, nil
+	}
+	if pub, ok := catalog.LookupPublisher(s); ok {
+		return "", fmt.Errorf("%q is a placement inside %s, not an ad platform (publisher_platform %s); valid platforms: %s",
+			s, pub.Platform, pub.Name, strings.Join(catalog.AllPlatforms, ", "))
 	}
 	return "", fmt.Errorf("unknown platform %q; valid: %s", s, strings.Join(catalog.AllPlatforms, ", "))
 }

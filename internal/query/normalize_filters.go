@@ -93,8 +93,127 @@ func (n *normalizer) filters(given []FilterArg) {
 			n.problem(Problem{Field: at + ".value", Value: shortValue(fa.Value), Problem: prob, Fix: valueFix(f, op)})
 			continue
 		}
-		n.q.Filters = append(n.q.Filters, Filter{Field: f.Name, Operator: op, Values: vals, Metric: f.IsMetric()})
+		flt := Filter{Field: f.Name, Operator: op, Values: vals, Metric: f.IsMetric()}
+		switch f.Name {
+		case "platform":
+			flt, ok = n.platformFilter(at, flt)
+		case "publisher_platform":
+			ok = n.publisherFilter(at, flt)
+		}
+		if ok {
+			n.q.Filters = append(n.q.Filters, flt)
+		}
 	}
+}
+
+// matchesWhole reports whether op compares whole values (EQUALS, NOT_EQUALS, IN,
+// NOT_IN), as opposed to substrings.
+func matchesWhole(op Operator) bool {
+	return op == Equals || op == NotEquals || op == In || op == NotIn
+}
+
+// platformFilter writes a platform filter's values as the data stores them
+// ("Facebook" → meta_ads). Placements ("Instagram") are not platforms: a filter
+// naming only placements becomes the same filter on publisher_platform; one
+// mixing platforms and placements, or a substring match on a placement, is
+// rejected. With EQUALS, NOT_EQUALS, IN and NOT_IN an unknown platform is
+// rejected with the valid values (it would match nothing, silently).
+func (n *normalizer) platformFilter(at string, f Filter) (Filter, bool) {
+	var whole, placeGiven []string
+	var pubs []catalog.Publisher
+	out := slices.Clone(f.Values)
+	for i, v := range f.Values {
+		s := v.(string)
+		if p, ok := canonicalPlatform(s); ok {
+			if p != s {
+				n.change(Change{Type: ChangeValueNormalized, Field: at + ".value", From: s, To: p,
+					Detail: platformReadAs("Filter value", s, p)})
+			}
+			out[i] = p
+			whole = append(whole, p)
+			continue
+		}
+		if pub, ok := catalog.LookupPublisher(s); ok {
+			pubs = append(pubs, pub)
+			placeGiven = append(placeGiven, s)
+			continue
+		}
+		if matchesWhole(f.Operator) {
+			n.problem(Problem{Field: at + ".value", Value: s, Problem: "unknown platform", Valid: platformValues(),
+				Closest: closestPlatforms(s), Fix: unknownPlatformFix})
+			return f, false
+		}
+	}
+	if len(pubs) == 0 {
+		f.Values = out
+		return f, true
+	}
+	var names []string
+	for _, p := range pubs {
+		names = append(names, p.Name)
+	}
+	if !matchesWhole(f.Operator) {
+		n.problem(Problem{Field: at + ".value", Value: strings.Join(placeGiven, ", "),
+			Problem: fmt.Sprintf("%s; a platform filter cannot match it", placementsDetail(placeGiven, pubs)),
+			Fix:     fmt.Sprintf(`filter publisher_platform instead, e.g. {"field":"publisher_platform","operator":%q,"value":%q}`, f.Operator, names[0])})
+		return f, false
+	}
+	if len(whole) > 0 {
+		given := make([]string, len(f.Values))
+		for i, v := range f.Values {
+			given[i] = v.(string)
+		}
+		n.problem(mixedPlatformsProblem(at+".value", shortValue(f.Values), given, f.Operator))
+		return f, false
+	}
+	vals := make([]any, len(names))
+	for i, s := range names {
+		vals[i] = s
+	}
+	g := Filter{Field: "publisher_platform", Operator: f.Operator, Values: vals}
+	shown := strings.Join(names, ", ")
+	if f.Operator == In || f.Operator == NotIn {
+		shown = jsonList(names)
+	}
+	n.change(Change{Type: ChangePublisherPlatformFilter, Field: at, From: strings.Join(placeGiven, ", "),
+		To:     fmt.Sprintf("publisher_platform %s %s", f.Operator, shown),
+		Detail: fmt.Sprintf("%s; filter read as publisher_platform %s %s", placementsDetail(placeGiven, pubs), f.Operator, shown)})
+	return g, true
+}
+
+// publisherFilter writes a publisher_platform filter's values as the data stores
+// them ("IG" → instagram, "Audience Network" → audience_network). With EQUALS,
+// NOT_EQUALS, IN and NOT_IN a value the catalog does not know is rejected with the
+// valid values; the empty string (rows without a publisher platform) is kept.
+// Substring filters keep other text as given.
+func (n *normalizer) publisherFilter(at string, f Filter) bool {
+	for i, v := range f.Values {
+		s := v.(string)
+		if s == "" {
+			continue
+		}
+		if pub, ok := catalog.LookupPublisher(s); ok {
+			if pub.Name != s {
+				n.change(Change{Type: ChangeValueNormalized, Field: at + ".value", From: s, To: pub.Name,
+					Detail: fmt.Sprintf("Filter value %q read as %q (%s)", s, pub.Name, pub.Platform)})
+				f.Values[i] = pub.Name
+			}
+			continue
+		}
+		if !matchesWhole(f.Operator) {
+			continue
+		}
+		p := Problem{Field: at + ".value", Value: s, Problem: "unknown publisher platform", Valid: catalog.PublisherNames(),
+			Closest: closestPublishers(s),
+			Fix: "use a valid value: where the ad ran inside its platform (positions such as feed, stories or reels are not a dimension; " +
+				"each value covers all of its positions)"}
+		if pl, ok := canonicalPlatform(s); ok {
+			p.Fix = fmt.Sprintf(`%q is an ad platform: filter {"field":"platform","operator":%q,"value":%q}`, s, f.Operator, pl)
+		}
+		n.problem(p)
+		return false
+	}
+	return true
 }
 
 // filterValues checks the value's shape for the operator and converts each item to
@@ -153,21 +272,14 @@ func (n *normalizer) filterValues(at string, f catalog.Field, op Operator, v any
 	return out, ""
 }
 
-// canonicalValue writes a filter value the way the data stores it, for the
-// dimensions whose values adsmcp itself names: platforms ("Facebook" → meta_ads)
-// and, for exact matches, account IDs ("1015" → act_1015), which would otherwise
-// silently match nothing.
+// canonicalValue writes a filter value the way the data stores it, for exact
+// matches on account IDs ("1015" → act_1015), which would otherwise silently match
+// nothing. Platform and publisher platform values: platformFilter and
+// publisherFilter.
 func (n *normalizer) canonicalValue(f catalog.Field, op Operator, s string) string {
-	switch f.Name {
-	case "platform":
-		if p, ok := canonicalPlatform(s); ok {
-			return p
-		}
-	case "account_id":
-		if op == Equals || op == NotEquals || op == In || op == NotIn {
-			if a, _, ok := findAccount(n.opt.Accounts, s); ok {
-				return a.AccountID
-			}
+	if f.Name == "account_id" && matchesWhole(op) {
+		if a, _, ok := findAccount(n.opt.Accounts, s); ok {
+			return a.AccountID
 		}
 	}
 	return s

@@ -2,6 +2,8 @@ package query
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
@@ -73,11 +75,18 @@ type Query struct {
 	Filters    []Filter
 	Sort       []SortKey
 	Limit      int // 0: no limit
+	// LimitPerCurrency: the sort ranks money over accounts of several
+	// currencies, so rows are ranked (and limited) within each currency —
+	// sort starts with currency — never across currencies as one unit.
+	LimitPerCurrency bool
 	// TokenBudget is the caller's requested budget (0: none); it may only lower
 	// the client's budget.
 	TokenBudget int
 	// Changes lists every correction normalization made.
 	Changes []Change
+	// Warnings are what normalization found the user must be told (a money
+	// threshold applied in several currencies).
+	Warnings []Change
 }
 
 // AccountIDs returns the IDs of the queried accounts.
@@ -137,3 +146,25 @@ func (q Query) MarshalJSON() ([]byte, error) { return json.Marshal(q.Args()) }
 
 // TimeColumn is the name of the result's time column ("" at total grain).
 func (q *Query) TimeColumn() string { return q.Grain.TimeColumn() }
+
+// symbols are the operators as a reader writes them.
+var symbols = map[Operator]string{
+	Equals: "=", NotEquals: "≠", GreaterThan: ">", GreaterThanOrEqual: "≥", LessThan: "<", LessThanOrEqual: "≤",
+	In: "in", NotIn: "not in", Between: "between", Contains: "contains", NotContains: "does not contain",
+	StartsWith: "starts with",
+}
+
+// String is the filter as a reader writes it: "spend > 30", "ctr between 1 and 2".
+func (f Filter) String() string {
+	vals := make([]string, len(f.Values))
+	for i, v := range f.Values {
+		vals[i] = fmt.Sprint(v)
+	}
+	switch f.Operator {
+	case Between:
+		return fmt.Sprintf("%s between %s and %s", f.Field, vals[0], vals[1])
+	case In, NotIn:
+		return fmt.Sprintf("%s %s (%s)", f.Field, symbols[f.Operator], strings.Join(vals, ", "))
+	}
+	return fmt.Sprintf("%s %s %s", f.Field, symbols[f.Operator], strings.Join(vals, ", "))
+}

@@ -83,6 +83,14 @@ type Plan struct {
 	// says ReadTable counts the rows itself.
 	ReaderLimit  int
 	ReaderCounts bool
+	// ReaderEmptyFlag says the row has one more column after Columns (before
+	// the count): 1 when every dimension the caller asked for is empty. Such
+	// rows take no place in the limit; ReadTable keeps them all, for fit's step
+	// 1 to remove and report. ReaderPartition, when ≥ 0, is the index in
+	// Columns of the column within each of whose values the limit applies
+	// (currency, when money is ranked over several currencies).
+	ReaderEmptyFlag bool
+	ReaderPartition int
 }
 
 // builder accumulates SQL text and parameters.
@@ -320,19 +328,21 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 			}
 		}
 	}
-	if d.WindowCount() {
-		out = append(out, "COUNT(*) OVER () AS n_before_limit")
-	} else {
-		p.ReaderCounts, p.ReaderLimit = true, q.Limit
-	}
-
-	final := fmt.Sprintf("SELECT %s\nFROM (\n  %s\n) AS calc", strings.Join(out, ", "), calcSQL)
+	keys := orderBy(d, q, metricRef)
+	havingSQL := ""
 	if len(having) > 0 {
-		final += "\nWHERE " + strings.Join(having, "\n  AND ")
+		havingSQL = "\nWHERE " + strings.Join(having, "\n  AND ")
 	}
-	final += "\nORDER BY " + strings.Join(orderBy(d, q, metricRef), ", ")
-	if q.Limit > 0 && !p.ReaderCounts {
-		final += "\nLIMIT " + b.param(q.Limit)
+	var final string
+	if q.Limit > 0 {
+		final = limitSQL(b, q, p, out, calcSQL, havingSQL, keys)
+	} else {
+		if d.WindowCount() {
+			out = append(out, "COUNT(*) OVER () AS n_before_limit")
+		} else {
+			p.ReaderCounts = true
+		}
+		final = fmt.Sprintf("SELECT %s\nFROM (\n  %s\n) AS calc%s\nORDER BY %s", strings.Join(out, ", "), calcSQL, havingSQL, strings.Join(keys, ", "))
 	}
 	p.SQL = final
 	p.Args = b.args

@@ -25,6 +25,10 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 	if !p.ReaderCounts {
 		n++
 	}
+	var emptyFlag int64
+	if p.ReaderEmptyFlag {
+		n++
+	}
 	dest := make([]any, n)
 	strs := make([]sql.NullString, len(p.Columns))
 	nums := make([]sql.NullFloat64, len(p.Columns))
@@ -35,17 +39,33 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 			dest[i] = &strs[i]
 		}
 	}
-	var before, counted int64
-	if !p.ReaderCounts {
-		dest[len(p.Columns)] = &before
+	var before, counted, empties int64
+	if p.ReaderEmptyFlag {
+		dest[len(p.Columns)] = &emptyFlag
 	}
+	if !p.ReaderCounts {
+		dest[n-1] = &before
+	}
+	// Rows of each partition kept so far, for a limit within each partition.
+	perPartition := map[string]int{}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("read row: %w", err)
 		}
-		counted++
-		if p.ReaderLimit > 0 && counted > int64(p.ReaderLimit) {
-			continue
+		if emptyFlag != 0 {
+			empties++
+		} else {
+			counted++
+			if p.ReaderLimit > 0 {
+				key := ""
+				if p.ReaderPartition >= 0 && p.ReaderEmptyFlag {
+					key = strs[p.ReaderPartition].String
+				}
+				perPartition[key]++
+				if perPartition[key] > p.ReaderLimit {
+					continue
+				}
+			}
 		}
 		for i, c := range p.Columns {
 			if c.Role != fit.RoleMetric {
@@ -66,12 +86,14 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	// Rows before the limit: the qualifying rows the limit ranked, plus the
+	// rows with every dimension empty, which it never cuts (see limitSQL).
 	t.RowsBeforeLimit = t.Len()
 	switch {
 	case p.ReaderCounts:
-		t.RowsBeforeLimit = int(counted)
+		t.RowsBeforeLimit = int(counted + empties)
 	case t.Len() > 0:
-		t.RowsBeforeLimit = int(before)
+		t.RowsBeforeLimit = int(before + empties)
 	}
 	return t, nil
 }
