@@ -14,6 +14,9 @@ type selection struct {
 	qualifying []*Row // of passed: not removed, in the requested order
 	kept       []*Row // of qualifying: within the limit
 	perCur     bool   // the limit applies within each currency
+	// curOnly are the qualifying rows whose only non-empty user dimension is an
+	// explicitly requested currency.
+	curOnly int
 }
 
 // getter reads one field of a row: a number (NaN for empty) or a string.
@@ -141,6 +144,15 @@ func selectRows(rows []*Row, q *Query, userDims []string) *selection {
 			s.removed = append(s.removed, r)
 		} else {
 			s.qualifying = append(s.qualifying, r)
+			only := slices.Contains(userDims, "currency")
+			for _, u := range userDims {
+				if u != "currency" && r.Dims[slices.Index(q.Dims, u)] != "" {
+					only = false
+				}
+			}
+			if only {
+				s.curOnly++
+			}
 		}
 	}
 	ties := tieColumns(q, "date")
