@@ -226,6 +226,9 @@ func TestProperty(t *testing.T) {
 					}
 				}
 			}
+			if inv.name == "a_rows" {
+				t.Logf("reach/frequency cells checked: %d (%d with a stored value)", reachCells, reachValues)
+			}
 			if len(failed) == 0 {
 				t.Logf("%d cases hold", n)
 				return
@@ -299,6 +302,9 @@ func describe(c *tcase) string {
 	}
 	return b.String()
 }
+
+// reachCells counts the reach and frequency cells checked (reachValues: with a stored value).
+var reachCells, reachValues int
 
 var invariants = []invariant{
 	{"a_rows", (*tcase).isCSV, checkRows},
@@ -438,8 +444,10 @@ func checkRows(d *Data, c *tcase) []string {
 				if !ok {
 					continue
 				}
+				reachCells++
 				wv = math.NaN()
 				if one {
+					reachValues++
 					wv = float64(reach)
 					if m == "frequency" {
 						wv = float64(r.Sums.Impressions) / float64(reach)
@@ -664,6 +672,9 @@ func checkLimit(d *Data, c *tcase) []string {
 		}
 	}
 	if got != want {
+		if want == 0 && len(e.passedG.passed) == 0 {
+			return append(p, fmt.Sprintf("[row-for-no-data] limit %d: the oracle has no rows, the answer has %d", c.q.Limit, got))
+		}
 		if s.curOnly > 0 && got >= want-s.curOnly && got < want {
 			p = append(p, fmt.Sprintf("[limit-explicit-currency] limit %d: want %d rows, got %d; %d qualifying rows have only the requested currency", c.q.Limit, want, got, s.curOnly))
 			return p
