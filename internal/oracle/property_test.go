@@ -314,6 +314,12 @@ var invariants = []invariant{
 	{"e_budget", func(c *tcase) bool { return c.res != nil }, checkBudget},
 	{"f_suggestions", func(c *tcase) bool { return c.sugg != nil }, checkSuggestion},
 	{"g_warnings", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkWarnings},
+	{"i_no_source_error", func(c *tcase) bool { return c.head != nil }, func(d *Data, c *tcase) []string {
+		if c.head.Type == "source_error" || c.head.Type == "internal_error" {
+			return []string{fmt.Sprintf("[%s] %.300s", c.head.Type, c.head.Detail)}
+		}
+		return nil
+	}},
 	{"h_accounting", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkAccounting},
 }
 
@@ -575,7 +581,12 @@ func checkReconcile(d *Data, c *tcase) []string {
 			add(got, cur, m, v)
 		}
 	}
-	vfs := c.meta.opts("validation_filter")
+	// The removals at the grain the rows were selected at: the requested one,
+	// or the coarse one of a re-query.
+	vfs := c.meta.removals(e.R, e.G)
+	if e.R != e.G && len(vfs) == 0 {
+		vfs = c.meta.removals(e.G, e.G)
+	}
 	if len(e.sel.removed) > 0 && len(vfs) == 0 {
 		p = append(p, fmt.Sprintf("[removed-unreported] the oracle has %d rows with every user dimension empty; no validation_filter", len(e.sel.removed)))
 	}
@@ -823,7 +834,7 @@ func checkAccounting(d *Data, c *tcase) []string {
 	var p []string
 	m := c.meta
 	removed := 0
-	for _, o := range m.opts("validation_filter") {
+	for _, o := range m.removals(c.q.Grain, c.q.Grain) {
 		removed += o.RowsRemoved
 	}
 	gcs := m.opts("granularity_change")

@@ -45,6 +45,7 @@ type optJSON struct {
 	Field         string           `json:"field"`
 	From          string           `json:"from"`
 	To            string           `json:"to"`
+	Grain         string           `json:"grain"`
 	RowsRemoved   int              `json:"rows_removed"`
 	RowsBefore    int              `json:"rows_before"`
 	RowsAfter     int              `json:"rows_after"`
@@ -96,6 +97,18 @@ func (m *metaJSON) opts(typ string) []optJSON {
 	var out []optJSON
 	for _, o := range m.Optimizations {
 		if o.Type == typ {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// removals are the validation_filter optimizations at grain g: those naming g,
+// or, when g is the requested grain, those naming none.
+func (m *metaJSON) removals(g, requested string) []optJSON {
+	var out []optJSON
+	for _, o := range m.opts("validation_filter") {
+		if o.Grain == g || o.Grain == "" && g == requested {
 			out = append(out, o)
 		}
 	}
