@@ -427,8 +427,17 @@ func checkRows(d *Data, c *tcase) []string {
 		r := exp[k]
 		if r == nil {
 			cls := "[row-unexpected]"
-			if len(e.passedG.passed) == 0 {
+			allEmpty := len(c.userDims) > 0
+			for i, dname := range c.q.Dims {
+				if slices.Contains(c.userDims, dname) && dims[i] != "" {
+					allEmpty = false
+				}
+			}
+			switch {
+			case len(e.passedG.passed) == 0:
 				cls = "[row-for-no-data]"
+			case allEmpty:
+				cls = "[row-empty-kept]"
 			}
 			p = append(p, cls+" "+showKey(k)+" "+strings.Join(row, ","))
 			continue
@@ -728,7 +737,10 @@ func checkBudget(d *Data, c *tcase) []string {
 		if c.head != nil && c.head.Type != "" {
 			kind = c.head.Type
 		}
-		p = append(p, fmt.Sprintf("[over-budget-%s] %d tokens for a budget of %d", kind, c.tokens, c.limit))
+		if len(c.args) > 2000 {
+			kind += "-long-args"
+		}
+		p = append(p, fmt.Sprintf("[over-budget-%s] %d tokens for a budget of %d (arguments: %d bytes)", kind, c.tokens, c.limit, len(c.args)))
 	}
 	if c.meta != nil && c.meta.TokenBudget > 0 && c.tokens > c.meta.TokenBudget && c.meta.TokenBudget < c.limit {
 		p = append(p, fmt.Sprintf("[over-meta-budget] %d tokens for _meta.token_budget %d", c.tokens, c.meta.TokenBudget))
@@ -814,6 +826,8 @@ func checkWarnings(d *Data, c *tcase) []string {
 				p = append(p, fmt.Sprintf("[all-zero-no-rows] all_zero_metrics for %s, which has no facts in the range", k))
 			case len(nonzero) > 0 && c.q.Limit > 0:
 				p = append(p, fmt.Sprintf("[all-zero-after-limit] all_zero_metrics for %s, judged on the rows a limit kept; its %v are not zero", k, nonzero))
+			case len(nonzero) > 0 && slices.ContainsFunc(c.q.Filters, func(f Filter) bool { return f.Metric }):
+				p = append(p, fmt.Sprintf("[all-zero-after-metric-filter] all_zero_metrics for %s, judged on the rows a metric filter kept; its %v are not zero", k, nonzero))
 			case len(nonzero) > 0:
 				p = append(p, fmt.Sprintf("[all-zero-false] all_zero_metrics for %s, whose %v are not zero", k, nonzero))
 			case s.SpendMicros+s.Impressions+s.Clicks != 0 && !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return Additive[m] }):
