@@ -176,6 +176,7 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Start:         q.Start,
 		End:           q.End,
 		Query:         q,
+		Echoes:        Echoes,
 		Optimizations: opts,
 		SourceCalls:   1,
 		Started:       started,
@@ -183,44 +184,6 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Operators:     opNames(),
 		Suggest:       func(n fit.Narrowing) any { return Narrow(q, n) },
 	}
-}
-
-// Narrow expresses a fit.Narrowing as ready-to-run query arguments: the query's
-// own arguments with the grain, filters, dates and dimensions changed.
-func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
-	a := q.Args()
-	a.TokenBudget = nil
-	if n.Grain != "" {
-		a.TimeGranularity = string(n.Grain)
-	}
-	if n.Field != "" {
-		vals := make([]any, len(n.Values))
-		for i, v := range n.Values {
-			vals[i] = v
-		}
-		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(query.In), Value: vals})
-	}
-	if n.Metric != "" {
-		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Metric, Operator: string(query.GreaterThan), Value: n.Above})
-	}
-	if !n.From.IsZero() && !n.To.IsZero() {
-		a.DateRange = &query.DateRange{Start: n.From.Format(time.DateOnly), End: n.To.Format(time.DateOnly)}
-	}
-	if n.Dimensions != nil {
-		a.Dimensions = n.Dimensions
-		// Sort keys on dropped dimensions no longer apply.
-		var kept []query.SortArg
-		for _, s := range a.Sort {
-			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) {
-				kept = append(kept, s)
-			}
-		}
-		a.Sort = kept
-		if len(kept) == 0 {
-			a.Limit = nil
-		}
-	}
-	return &a
 }
 
 func opNames() []string {
