@@ -5,13 +5,10 @@
 package answer
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
@@ -76,15 +73,15 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	ctx = source.WithCalls(ctx, calls)
 	accounts, err := e.Source.Accounts(ctx)
 	if err != nil {
-		return e.errorResult(started, nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
 	}
 	q, err := query.ParseAndNormalize(req.Args, query.Options{Accounts: accounts, Now: e.Now, MaxAccounts: e.MaxAccounts})
 	var invalid *query.Error
 	var tooMany *query.TooManyAccountsError
 	switch {
 	case errors.As(err, &invalid):
-		return e.errorResult(started, nil, "invalid_query", "The query has problems; fix them and call query again.",
-			map[string]any{"problems": invalid.Problems}, 0), nil
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "invalid_query", "The query has problems; fix them and call query again.",
+			map[string]any{"problems": problemList(invalid.Problems)}, 0), nil
 	case errors.As(err, &tooMany):
 		return e.tooManyAccounts(started, req, tooMany, accounts), nil
 	case err != nil:
@@ -99,10 +96,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		var qe *query.Error
 		if errors.As(err, &qe) {
-			return e.errorResult(started, q, "invalid_query", "The query has problems; fix them and call query again.",
-				map[string]any{"problems": qe.Problems}, calls.N()), nil
+			return e.errorAnswer(started, b.Effective, q, "invalid_query", "The query has problems; fix them and call query again.",
+				map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
 		}
-		return e.sourceError(started, q, err, calls.N()), nil
+		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
 	if tab.Len() == 0 {
 		tab.Notices = append(tab.Notices, noRows(q))
@@ -115,7 +112,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return e.sourceError(started, q, err, calls.N()), nil
+		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
 	return &Result{Blocks: resp.Blocks, Response: resp}, nil
 }
@@ -207,53 +204,4 @@ func accountList(accts []ads.Account) []accountInfo {
 		out[i] = accountInfo{a.AccountID, a.Platform, a.AccountName, a.Currency}
 	}
 	return out
-}
-
-// errorResult is an error the model can act on, as one JSON block: type and
-// detail first, then the specifics (in a fixed order), then _meta.
-func (e *Engine) errorResult(started time.Time, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
-	meta := struct {
-		Query       *query.Query `json:"query,omitempty"`
-		SourceCalls int          `json:"source_calls"`
-		ElapsedMS   int64        `json:"elapsed_ms"`
-	}{q, calls, time.Since(started).Milliseconds()}
-	var buf bytes.Buffer
-	field := func(k string, v any) error {
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, err := fit.MarshalText(v)
-		if err != nil {
-			return err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
-		return nil
-	}
-	buf.WriteByte('{')
-	err := field("type", typ)
-	if err == nil {
-		err = field("detail", detail)
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err == nil {
-			err = field(k, extra[k])
-		}
-	}
-	if err == nil {
-		err = field("_meta", meta)
-	}
-	buf.WriteByte('}')
-	text := buf.String()
-	if err != nil {
-		text = fmt.Sprintf(`{"type":"internal_error","detail":%q}`, err.Error())
-	}
-	return &Result{Blocks: []string{text}, IsError: true}
 }

@@ -199,9 +199,9 @@ func TestErrorsFit(t *testing.T) {
 		bad = append(bad, fmt.Sprintf(`{"field":"%s%d","operator":"IN","value":["a"]}`, long, i))
 	}
 	cases := map[string]string{
-		"invalid_query": `{"metrics":["spend"],"platforms":["meta_ads"],"filters":[` + strings.Join(bad, ",") + `]}`,
+		"invalid_query":              `{"metrics":["spend"],"platforms":["meta_ads"],"filters":[` + strings.Join(bad, ",") + `]}`,
 		"invalid_query with an echo": `{"metrics":["spend"],"platforms":["meta_ads"],"sort":[{"field":"spend"}],"limit":5,"filters":[` + inFilter("campaign_name", names) + `]}`,
-		"too_many_accounts": `{"metrics":["spend"],"filters":[` + inFilter("campaign_name", names) + `]}`,
+		"too_many_accounts":          `{"metrics":["spend"],"filters":[` + inFilter("campaign_name", names) + `]}`,
 	}
 	for name, args := range cases {
 		for _, client := range []string{"claude-code", "other"} {
