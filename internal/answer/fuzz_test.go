@@ -104,4 +104,3 @@ func FuzzQueryBudget(f *testing.F) {
 		}
 	})
 }
-
