@@ -55,6 +55,10 @@ type Options struct {
 
 	// Query is the normalized query, reported in _meta.
 	Query any
+	// Echoes gives shorter forms of a query (Query, or a suggestion's) for
+	// _meta.query, tried in order when the response does not fit with the full
+	// one; after them the echo is left out. Nil: full, then left out.
+	Echoes func(query any) []Echo
 	// Optimizations and Warnings made before the pipeline (query normalization)
 	// are reported first.
 	Optimizations []Optimization
@@ -366,7 +370,7 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 	if csvEst > p.opt.Budget+p.opt.Budget/5 {
 		return nil, false, nil
 	}
-	blocks, tokens, err := p.finish(meta, func(m Meta) ([]string, error) {
+	blocks, tokens, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
 		mb, err := marshalMeta(m)
 		return []string{mb, csvText}, err
 	}, func(m *Meta, n int) { m.TokenEstimate = n })

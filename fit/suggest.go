@@ -1,10 +1,12 @@
 package fit
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -26,6 +28,8 @@ type Narrowing struct {
 	From, To time.Time
 	// Dimensions, when not nil, replaces the grouping dimensions.
 	Dimensions []string
+	// Limit, when positive, replaces the query's top-N limit (same sort).
+	Limit int
 }
 
 // grainView is the data in hand at one grain, with the token cost of its rows.
@@ -39,15 +43,66 @@ type grainView struct {
 // suggestions computes narrower queries from the complete data in hand: their row
 // counts and token estimates come from that data, and each fits the budget. When
 // any narrower query of the kinds below fits, at least one is returned.
-func (p *pipeline) suggestions(baseView *grainView, metaTokens int) []Suggestion {
+//
+// Each is re-run-exact: its rows and grain are the ones promised, and its
+// token_estimate counts the whole answer it will get, _meta included with its
+// own query echo (shortened, as the pipeline will shorten it, when the full one
+// would not fit). meta is the _meta of the response in hand.
+func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	base := baseView.t
 	if p.opt.Suggest == nil {
 		return nil
 	}
-	avail := int(float64(p.opt.Budget-metaTokens) * 0.9) // room for estimator error
-	if avail <= 0 {
+	avail := int(float64(p.opt.Budget) * 0.9) // room for estimator error
+	// The data may use what a suggested answer's _meta leaves: that _meta costs
+	// at least what this one does with its echo shortened (each suggestion is
+	// checked with its own _meta below).
+	dataAvail := avail - p.metaFloor(meta, avail)
+	if dataAvail <= 0 {
 		return nil
 	}
+	var out []Suggestion
+	// add offers a narrowing of view v whose rows, by estimate, take tokens. Its
+	// rows are then written out and counted exactly, with the _meta its answer
+	// will carry, so token_estimate is what the answer will count.
+	add := func(desc string, n Narrowing, v *grainView, rows, tokens int) {
+		if tokens > dataAvail || rows == 0 {
+			return
+		}
+		q := p.opt.Suggest(n)
+		if q == nil {
+			return
+		}
+		if idx := rowsOf(v, n, p.opt.Start); idx != nil {
+			if rows = len(idx); rows == 0 {
+				return
+			}
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, v.t.Select(idx)); err != nil {
+				return
+			}
+			tokens = p.opt.Counter.Exact(buf.String())
+		} else {
+			tokens += tokens / 5 // an estimate only: room for its error
+		}
+		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens)
+		if !ok {
+			return
+		}
+		out = append(out, Suggestion{Description: desc, Query: q, ExpectedRows: rows, TokenEstimate: tokens + metaTokens})
+	}
+
+	if meta.RowsBeforeLimit > 0 { // a limit cut the rows (Fit saw it on the source's table)
+		// The rows in hand are the first ones of a top-N: any other narrowing
+		// would select among rows never seen (a value's rows beyond the cut), so
+		// the only exact one is a smaller limit with the same sort.
+		if k, tokens := prefixThatFits(baseView, dataAvail); k > 0 && k < base.Len() {
+			add(fmt.Sprintf("The first %d rows in the same order (limit %d instead of %d), %s", k, k, base.Len(), baseView.grain),
+				Narrowing{Limit: k}, baseView, k, tokens)
+		}
+		return out
+	}
+
 	views := []*grainView{baseView}
 	if p.opt.Selection == "" {
 		for _, g := range coarser(grainOf(base)) {
@@ -60,37 +115,25 @@ func (p *pipeline) suggestions(baseView *grainView, metaTokens int) []Suggestion
 		}
 	}
 	main := p.mainMetric(base)
-	var out []Suggestion
-	add := func(desc string, n Narrowing, rows, tokens int) {
-		if tokens > avail || rows == 0 {
-			return
-		}
-		q := p.opt.Suggest(n)
-		if q == nil {
-			return
-		}
-		out = append(out, Suggestion{Description: desc, Query: q, ExpectedRows: rows, TokenEstimate: tokens + metaTokens})
-	}
 
 	dim := mainDimension(base)
 	if dim != "" && main != "" {
-		ranked := rankByMetric(base, dim, main)
+		rk := rankByMetric(base, dim, main)
 		offered := 0
 		for _, v := range views {
 			if offered == 2 {
 				break
 			}
-			n, rows, tokens := topNThatFits(v, dim, ranked, avail)
-			if n == 0 || (n == len(ranked) && v.grain == grainOf(base)) {
+			n, rows, tokens := topNThatFits(v, dim, rk.values, dataAvail, p.opt.Counter)
+			if n == 0 || (n == len(rk.values) && v.grain == grainOf(base)) {
 				continue
 			}
-			share := coverage(ranked[:n])
-			desc := fmt.Sprintf("Top %d %s by %s%s, %s", n, dim, main, share, v.grain)
-			if n == len(ranked) {
+			desc := fmt.Sprintf("Top %d %s by %s%s, %s", n, dim, main, rk.coverage(n), v.grain)
+			if n == len(rk.values) {
 				desc = fmt.Sprintf("All %d %s, %s", n, dim, v.grain)
 			}
 			before := len(out)
-			add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(ranked[:n])}, rows, tokens)
+			add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(rk.values[:n])}, v, rows, tokens)
 			if len(out) > before {
 				offered++
 			}
@@ -98,26 +141,135 @@ func (p *pipeline) suggestions(baseView *grainView, metaTokens int) []Suggestion
 	}
 	if main != "" && singleCurrency(base, main) {
 		v := views[0]
-		if thr, rows, tokens, ok := thresholdThatFits(v, main, avail); ok {
+		if thr, rows, tokens, ok := thresholdThatFits(v, main, dataAvail); ok {
 			add(fmt.Sprintf("Only rows with %s above %s, %s", main, formatAmount(thr), v.grain),
-				Narrowing{Grain: v.grain, Metric: main, Above: thr}, rows, tokens)
+				Narrowing{Grain: v.grain, Metric: main, Above: thr}, v, rows, tokens)
 		}
 	}
-	if from, rows, tokens, ok := p.shorterRange(views[0], avail); ok {
+	if from, rows, tokens, ok := p.shorterRange(views[0], dataAvail); ok {
 		add(fmt.Sprintf("A shorter date range: %s to %s, %s", from.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), views[0].grain),
-			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, rows, tokens)
+			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, views[0], rows, tokens)
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && p.opt.Selection == "" {
 		// Last resort: total grain without the widest dimensions until it fits.
-		if n, rows, tokens, ok := p.fewerDimensions(baseView, avail); ok {
+		// Not for rows selected at their grain: their totals would be of other
+		// rows.
+		if n, rows, tokens, ok := p.fewerDimensions(baseView, dataAvail); ok {
 			desc := "Totals for the whole date range"
 			if len(n.Dimensions) > 0 {
 				desc += " by " + strings.Join(n.Dimensions, ", ")
 			}
-			add(desc, n, rows, tokens)
+			add(desc, n, &grainView{grain: Total, t: base}, rows, tokens)
 		}
 	}
 	return out
+}
+
+// suggestedMeta is the _meta a suggested query's answer will carry: this
+// response's (its normalizations and warnings), with the suggestion's query, its
+// grain and row count, and a token estimate of five digits.
+func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
+	meta.Query = q
+	meta.Format = "csv"
+	meta.OriginalRows, meta.ReturnedRows, meta.RowsBeforeLimit = rows, rows, 0
+	meta.TokenEstimate = 99999
+	meta.TokenBudget = p.opt.AnnouncedBudget
+	meta.TimeGranularity = &GrainChange{Requested: g, Returned: g}
+	meta.Warnings = append(slices.Clone(meta.Warnings), p.partialWarning(g)...)
+	return meta
+}
+
+// answerMetaTokens estimates the _meta of a suggestion's answer at the first
+// echo level the pipeline would keep with room tokens left for it; false when
+// even the shortest does not fit.
+func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, room int) (int, bool) {
+	m := p.suggestedMeta(meta, q, g, rows)
+	for _, level := range p.echoLevels(q) {
+		b, err := marshalMeta(level(m))
+		if err != nil {
+			return 0, false
+		}
+		if n := p.opt.Counter.Exact(b) + metaSlack; n <= room {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// metaSlack covers what a suggested answer's _meta may add to this one's: an
+// elapsed time, a source call count, a removal count of more digits.
+const metaSlack = 24
+
+// metaFloor is the least a suggested answer's _meta costs: this response's with
+// the query echo at the first level that takes at most a quarter of avail.
+func (p *pipeline) metaFloor(meta Meta, avail int) int {
+	m := p.suggestedMeta(meta, meta.Query, p.requested, 0)
+	n := 0
+	for _, level := range p.echoLevels(meta.Query) {
+		b, err := marshalMeta(level(m))
+		if err != nil {
+			break
+		}
+		if n = p.opt.Counter.Estimate(b) + metaSlack; n*4 <= avail {
+			break
+		}
+	}
+	return n
+}
+
+// rowsOf are the rows of view v a narrowing keeps, in order; nil when they are
+// not a subset of v's (fewer dimensions).
+func rowsOf(v *grainView, n Narrowing, start time.Time) []int {
+	if n.Dimensions != nil {
+		return nil
+	}
+	keep := func(int) bool { return true }
+	switch {
+	case n.Limit > 0:
+		keep = func(r int) bool { return r < n.Limit }
+	case n.Field != "":
+		d := v.t.Column(n.Field)
+		if d == nil {
+			return nil
+		}
+		in := map[string]bool{}
+		for _, s := range n.Values {
+			in[s] = true
+		}
+		keep = func(r int) bool { return in[d.Strings[r]] }
+	case n.Metric != "":
+		m := v.t.Column(n.Metric)
+		if m == nil {
+			return nil
+		}
+		keep = func(r int) bool { return !m.IsNull(r) && m.Numbers[r] > n.Above }
+	case !n.From.IsZero():
+		tc := timeColumnOf(v.t)
+		if tc == nil {
+			return nil
+		}
+		keep = func(r int) bool {
+			from, err := periodStartOf(v.grain, tc.Strings[r])
+			return err == nil && (!from.Before(n.From) || !n.From.After(start))
+		}
+	}
+	idx := []int{}
+	for r := range v.t.Len() {
+		if keep(r) {
+			idx = append(idx, r)
+		}
+	}
+	return idx
+}
+
+// prefixThatFits is the largest K such that the first K rows fit avail tokens.
+func prefixThatFits(v *grainView, avail int) (k, tokens int) {
+	tokens = v.header
+	for k < len(v.rows) && tokens+v.rows[k] <= avail {
+		tokens += v.rows[k]
+		k++
+	}
+	return k, tokens
 }
 
 func (p *pipeline) view(t *Table) *grainView {
@@ -168,17 +320,26 @@ func isCurrencyColumn(t *Table, name string) bool {
 }
 
 // ranked is a dimension value with its total of the main metric and its share of
-// the total of its currency.
+// the total of its currency (its largest, when it has amounts in several).
 type ranked struct {
-	value  string
-	amount float64
-	share  float64
+	value   string
+	amount  float64
+	share   float64
+	amounts map[string]float64 // per currency
+}
+
+// ranking is a dimension's values by their share of the main metric, with the
+// metric's totals per currency.
+type ranking struct {
+	values []ranked
+	totals map[string]float64
+	order  []string // currencies in order of appearance
 }
 
 // rankByMetric orders a dimension's values by their share of the main metric's
 // total; shares are taken within each currency, so money of different currencies
 // is never added together.
-func rankByMetric(t *Table, dim, metric string) []ranked {
+func rankByMetric(t *Table, dim, metric string) ranking {
 	d, m := t.Column(dim), t.Column(metric)
 	cur := func(int) string { return m.Currency }
 	if cc := t.Column(m.CurrencyColumn); m.CurrencyColumn != "" && cc != nil {
@@ -186,7 +347,7 @@ func rankByMetric(t *Table, dim, metric string) []ranked {
 	}
 	type key struct{ value, currency string }
 	amount := map[key]float64{}
-	total := map[string]float64{}
+	rk := ranking{totals: map[string]float64{}}
 	var order []key
 	for r := range t.Len() {
 		if m.IsNull(r) || d.Strings[r] == "" {
@@ -196,25 +357,28 @@ func rankByMetric(t *Table, dim, metric string) []ranked {
 		if _, ok := amount[k]; !ok {
 			order = append(order, k)
 		}
+		if _, ok := rk.totals[k.currency]; !ok {
+			rk.order = append(rk.order, k.currency)
+		}
 		amount[k] += m.Numbers[r]
-		total[k.currency] += m.Numbers[r]
+		rk.totals[k.currency] += m.Numbers[r]
 	}
 	best := map[string]*ranked{}
 	var out []*ranked
 	for _, k := range order {
 		share := 0.0
-		if total[k.currency] > 0 {
-			share = amount[k] / total[k.currency]
+		if rk.totals[k.currency] > 0 {
+			share = amount[k] / rk.totals[k.currency]
 		}
-		if b, ok := best[k.value]; ok {
-			if share > b.share {
-				b.share, b.amount = share, amount[k]
-			}
-			continue
+		b, ok := best[k.value]
+		if !ok {
+			b = &ranked{value: k.value, amount: amount[k], share: share, amounts: map[string]float64{}}
+			best[k.value] = b
+			out = append(out, b)
+		} else if share > b.share {
+			b.share, b.amount = share, amount[k]
 		}
-		r := &ranked{value: k.value, amount: amount[k], share: share}
-		best[k.value] = r
-		out = append(out, r)
+		b.amounts[k.currency] += amount[k]
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].share != out[j].share {
@@ -222,11 +386,11 @@ func rankByMetric(t *Table, dim, metric string) []ranked {
 		}
 		return out[i].value < out[j].value
 	})
-	res := make([]ranked, len(out))
+	rk.values = make([]ranked, len(out))
 	for i, r := range out {
-		res[i] = *r
+		rk.values[i] = *r
 	}
-	return res
+	return rk
 }
 
 func valuesOf(rs []ranked) []string {
@@ -237,20 +401,41 @@ func valuesOf(rs []ranked) []string {
 	return out
 }
 
-func coverage(rs []ranked) string {
-	var s float64
-	for _, r := range rs {
-		s += r.share
+// coverage says what share of the main metric the first n values hold: of the
+// total, or, when the values span currencies, of each currency's total (money
+// of different currencies is never added up). Empty when it cannot be said.
+func (rk ranking) coverage(n int) string {
+	sums := map[string]float64{}
+	for _, r := range rk.values[:n] {
+		for c, a := range r.amounts {
+			sums[c] += a
+		}
 	}
-	if s <= 0 || s > 1.0000001 {
+	var parts []string
+	for _, c := range rk.order {
+		if rk.totals[c] <= 0 {
+			return ""
+		}
+		s := sums[c] / rk.totals[c]
+		if s < 0 || s > 1.0000001 {
+			return ""
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", c, math.Floor(s*100)))
+	}
+	switch len(parts) {
+	case 0:
 		return ""
+	case 1:
+		return fmt.Sprintf(" (%.0f%% of the total)", math.Floor(sums[rk.order[0]]/rk.totals[rk.order[0]]*100))
 	}
-	return fmt.Sprintf(" (%.0f%% of the total)", math.Floor(s*100))
+	return fmt.Sprintf(" (%s of each currency's total)", strings.Join(parts, ", "))
 }
 
 // topNThatFits finds the largest N such that the rows of the top N values at this
 // grain fit avail tokens; it returns N, their row count and tokens.
-func topNThatFits(v *grainView, dim string, rs []ranked, avail int) (n, rows, tokens int) {
+// Each value also costs its place in the suggested query's IN list, which the
+// answer's _meta echoes.
+func topNThatFits(v *grainView, dim string, rs []ranked, avail int, c TokenCounter) (n, rows, tokens int) {
 	d := v.t.Column(dim)
 	if d == nil {
 		return 0, 0, 0
@@ -266,6 +451,9 @@ func topNThatFits(v *grainView, dim string, rs []ranked, avail int) (n, rows, to
 			perRows[i]++
 			perTok[i] += v.rows[r]
 		}
+	}
+	for i, r := range rs {
+		perTok[i] += c.Estimate(strconv.Quote(r.value)) + 1
 	}
 	tokens = v.header
 	for i := range rs {

@@ -1,7 +1,5 @@
 package fit
 
-import ()
-
 // shedLevels are the summary sizes tried in turn: fewer top values first, so the
 // summary always fits.
 var shedLevels = []SummaryOptions{
@@ -13,8 +11,15 @@ var shedLevels = []SummaryOptions{
 }
 
 // tooLarge is step 4: a statistical summary of the complete data at the requested
-// grain, with narrower queries that fit.
+// grain, with narrower queries that fit. An empty table is never one: it is
+// answered as its CSV header.
+//
+// What is shed, in order, until it fits: the query echo (finishFitted), then top
+// values (shedLevels), then suggestions but the first, then that one too.
 func (p *pipeline) tooLarge(base *Table) (*Response, error) {
+	if base.Len() == 0 {
+		return p.renderEmpty(base, p.meta)
+	}
 	meta := p.meta
 	meta.Format = "summary"
 	if p.opt.SourceCallsSoFar != nil {
@@ -27,26 +32,31 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 	for _, r := range baseView.rows {
 		fullTokens += r
 	}
-	metaJSON, err := marshalMeta(meta)
-	if err != nil {
-		return nil, err
-	}
-	suggestions := p.suggestions(baseView, p.opt.Counter.Estimate(metaJSON)+50)
+	suggestions := p.suggestions(baseView, p.meta)
 	if suggestions == nil {
 		suggestions = []Suggestion{}
 	}
-	var last *Response
 	largest := shedLevels[0]
 	largest.MainMetric = p.mainMetric(base)
 	complete := Summarize(base, largest)
-	for i, level := range shedLevels {
+	levels := append([]SummaryOptions(nil), shedLevels...)
+	last := len(levels) - 1
+	// With no top values left, fewer suggestions: the first, then none.
+	for range min(2, len(suggestions)) {
+		levels = append(levels, levels[last])
+	}
+	var resp *Response
+	for i, level := range levels {
+		if i > last {
+			suggestions = suggestions[:min(len(suggestions), len(levels)-1-i)]
+		}
 		s := complete.Trim(level.TopValues, level.TopByMetric)
 		s.TimeGranularity = p.requested
 		s.TokenEstimate = fullTokens
 		s.TokenBudget = p.opt.AnnouncedBudget
 		tl := &TooLarge{Type: string(KindTooLarge), Summary: s,
 			RequeryInstructions: RequeryInstructions{Operators: p.opt.Operators, Suggestions: suggestions}}
-		blocks, n, err := p.finish(meta, func(m Meta) ([]string, error) {
+		blocks, n, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
 			tl.Meta = &m
 			b, err := MarshalText(tl)
 			return []string{string(b)}, err
@@ -56,15 +66,10 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 		}
 		m := p.lastMeta
 		tl.Meta = &m
-		last = &Response{Kind: KindTooLarge, Blocks: blocks, Meta: m, TooLarge: tl}
+		resp = &Response{Kind: KindTooLarge, Blocks: blocks, Meta: m, TooLarge: tl}
 		if n <= p.opt.Budget {
-			return last, nil
-		}
-		if i == len(shedLevels)-1 && len(suggestions) > 1 {
-			// Still too big with no top values: keep the first suggestion only.
-			suggestions = suggestions[:1]
-			tl.RequeryInstructions.Suggestions = suggestions
+			break
 		}
 	}
-	return last, nil
+	return resp, nil
 }

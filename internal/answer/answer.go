@@ -5,13 +5,10 @@
 package answer
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -77,15 +74,15 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	ctx = source.WithCalls(ctx, calls)
 	accounts, err := e.Source.Accounts(ctx)
 	if err != nil {
-		return e.errorResult(started, nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
 	}
 	q, err := query.ParseAndNormalize(req.Args, query.Options{Accounts: accounts, Now: e.Now, MaxAccounts: e.MaxAccounts})
 	var invalid *query.Error
 	var tooMany *query.TooManyAccountsError
 	switch {
 	case errors.As(err, &invalid):
-		return e.errorResult(started, nil, "invalid_query", "The query has problems; fix them and call query again.",
-			map[string]any{"problems": invalid.Problems}, 0), nil
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "invalid_query", "The query has problems; fix them and call query again.",
+			map[string]any{"problems": problemList(invalid.Problems)}, 0), nil
 	case errors.As(err, &tooMany):
 		return e.tooManyAccounts(started, req, tooMany, accounts), nil
 	case err != nil:
@@ -100,10 +97,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		var qe *query.Error
 		if errors.As(err, &qe) {
-			return e.errorResult(started, q, "invalid_query", "The query has problems; fix them and call query again.",
-				map[string]any{"problems": qe.Problems}, calls.N()), nil
+			return e.errorAnswer(started, b.Effective, q, "invalid_query", "The query has problems; fix them and call query again.",
+				map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
 		}
-		return e.sourceError(started, q, err, calls.N()), nil
+		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
 	if tab.Len() == 0 {
 		tab.Notices = append(tab.Notices, noRows(q))
@@ -116,7 +113,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return e.sourceError(started, q, err, calls.N()), nil
+		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
 	return &Result{Blocks: resp.Blocks, Response: resp}, nil
 }
@@ -182,6 +179,7 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Start:         q.Start,
 		End:           q.End,
 		Query:         q,
+		Echoes:        Echoes,
 		Optimizations: opts,
 		SourceCalls:   1,
 		Started:       started,
@@ -189,44 +187,6 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Operators:     opNames(),
 		Suggest:       func(n fit.Narrowing) any { return Narrow(q, n) },
 	}
-}
-
-// Narrow expresses a fit.Narrowing as ready-to-run query arguments: the query's
-// own arguments with the grain, filters, dates and dimensions changed.
-func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
-	a := q.Args()
-	a.TokenBudget = nil
-	if n.Grain != "" {
-		a.TimeGranularity = string(n.Grain)
-	}
-	if n.Field != "" {
-		vals := make([]any, len(n.Values))
-		for i, v := range n.Values {
-			vals[i] = v
-		}
-		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(query.In), Value: vals})
-	}
-	if n.Metric != "" {
-		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Metric, Operator: string(query.GreaterThan), Value: n.Above})
-	}
-	if !n.From.IsZero() && !n.To.IsZero() {
-		a.DateRange = &query.DateRange{Start: n.From.Format(time.DateOnly), End: n.To.Format(time.DateOnly)}
-	}
-	if n.Dimensions != nil {
-		a.Dimensions = n.Dimensions
-		// Sort keys on dropped dimensions no longer apply.
-		var kept []query.SortArg
-		for _, s := range a.Sort {
-			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) {
-				kept = append(kept, s)
-			}
-		}
-		a.Sort = kept
-		if len(kept) == 0 {
-			a.Limit = nil
-		}
-	}
-	return &a
 }
 
 // selectionOf describes, for the reader, how the rows were selected at the
@@ -284,53 +244,4 @@ func accountList(accts []ads.Account) []accountInfo {
 		out[i] = accountInfo{a.AccountID, a.Platform, a.AccountName, a.Currency}
 	}
 	return out
-}
-
-// errorResult is an error the model can act on, as one JSON block: type and
-// detail first, then the specifics (in a fixed order), then _meta.
-func (e *Engine) errorResult(started time.Time, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
-	meta := struct {
-		Query       *query.Query `json:"query,omitempty"`
-		SourceCalls int          `json:"source_calls"`
-		ElapsedMS   int64        `json:"elapsed_ms"`
-	}{q, calls, time.Since(started).Milliseconds()}
-	var buf bytes.Buffer
-	field := func(k string, v any) error {
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, err := fit.MarshalText(v)
-		if err != nil {
-			return err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
-		return nil
-	}
-	buf.WriteByte('{')
-	err := field("type", typ)
-	if err == nil {
-		err = field("detail", detail)
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err == nil {
-			err = field(k, extra[k])
-		}
-	}
-	if err == nil {
-		err = field("_meta", meta)
-	}
-	buf.WriteByte('}')
-	text := buf.String()
-	if err != nil {
-		text = fmt.Sprintf(`{"type":"internal_error","detail":%q}`, err.Error())
-	}
-	return &Result{Blocks: []string{text}, IsError: true}
 }

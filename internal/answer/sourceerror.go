@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -26,7 +27,7 @@ type failedAccount struct {
 // permission_denied when every failure is one, source_error otherwise — and,
 // when other accounts answered, offers the same query without the failed ones:
 // never their rows passed off as the complete answer.
-func (e *Engine) sourceError(started time.Time, q *query.Query, err error, calls int) *Result {
+func (e *Engine) sourceError(started time.Time, limit int, q *query.Query, err error, calls int) *Result {
 	var many *source.AccountsError
 	var one *source.AccountError
 	switch {
@@ -39,7 +40,7 @@ func (e *Engine) sourceError(started time.Time, q *query.Query, err error, calls
 			}
 		}
 	default:
-		return e.errorResult(started, q, "source_error", err.Error(), nil, calls)
+		return e.errorAnswer(started, limit, q, "source_error", err.Error(), nil, calls)
 	}
 	typ := "source_error"
 	if many.Kind() == source.PermissionDenied {
@@ -53,16 +54,23 @@ func (e *Engine) sourceError(started time.Time, q *query.Query, err error, calls
 	}
 	detail := fmt.Sprintf("%d of %d accounts could not be read (%s); no partial data is returned. Tell the user which accounts failed and what to do (see fix).",
 		len(many.Failed), len(q.Accounts), strings.Join(names, ", "))
-	extra := map[string]any{"failed_accounts": failed}
+	extra := map[string]any{"failed_accounts": cutList[failedAccount]{items: failed, noun: "failed accounts"}}
 	if len(many.Succeeded) > 0 {
 		a := q.Args()
 		a.AccountIDs = slices.Clone(many.Succeeded)
 		a.Platforms = nil
-		extra["suggestions"] = []map[string]any{{
-			"description": fmt.Sprintf("The same query without the failed accounts (%d of %d accounts): complete for those accounts only — say so", len(many.Succeeded), len(q.Accounts)),
-			"query":       a,
-		}}
+		desc := fmt.Sprintf("The same query without the failed accounts (%d of %d accounts): complete for those accounts only — say so", len(many.Succeeded), len(q.Accounts))
+		sugg := map[string]any{"description": desc, "query": &a}
+		if b, _ := fit.MarshalText(a); e.counter().Estimate(string(b)) > limit/3 {
+			// Its IN lists would crowd out the rest: abbreviated, and said how to run it.
+			if short, ok := Abbreviate(&a); ok {
+				sugg["query"] = short
+				sugg["query_note"] = fmt.Sprintf("The query is abbreviated to fit the token budget (long IN/NOT_IN lists as {first, count}): run the arguments sent with account_ids %s.", strings.Join(many.Succeeded, ", "))
+			}
+		}
+		extra["suggestions"] = cutList[map[string]any]{items: []map[string]any{sugg}, noun: "suggestions",
+			more: fmt.Sprintf("%s: run the arguments sent with account_ids %s.", desc, strings.Join(many.Succeeded, ", "))}
 		detail += " The suggestion runs the same query on the accounts that answered."
 	}
-	return e.errorResult(started, q, typ, detail, extra, calls)
+	return e.errorAnswer(started, limit, q, typ, detail, extra, calls)
 }

@@ -22,7 +22,7 @@ type QueryInput struct {
 	Metrics         []string      `json:"metrics" jsonschema:"What to measure (at least one), e.g. [\"spend\",\"clicks\",\"ctr\"]. Ratios (ctr, cpc, cpm, cpa, roas, conversion_rate) are recomputed from their parts at every grain. See list_fields."`
 	Dimensions      []string      `json:"dimensions,omitempty" jsonschema:"Group rows by these, e.g. [\"campaign_name\"]. Never a time field (use time_granularity). Omit for totals."`
 	AccountIDs      []string      `json:"account_ids,omitempty" jsonschema:"Accounts to query, from list_accounts. Omit for every account (on platforms, if given); more than the maximum is an error that lists the accounts."`
-	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these platforms."`
+	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these ad platforms. Instagram, Facebook, YouTube, Search… are placements inside a platform, not platforms: for them filter publisher_platform (e.g. EQUALS instagram)."`
 	DatePreset      string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
 	DateRange       *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
 	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM) or total (no time column; the default)."`

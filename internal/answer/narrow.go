@@ -1,0 +1,52 @@
+package answer
+
+import (
+	"slices"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/query"
+)
+
+// Narrow expresses a fit.Narrowing as ready-to-run query arguments: the query's
+// own arguments with the grain, filters, dates, dimensions or limit changed. The
+// caller's token_budget is kept, so the narrower query is answered within the
+// same budget its token_estimate was computed for.
+func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
+	a := q.Args()
+	if n.Grain != "" {
+		a.TimeGranularity = string(n.Grain)
+	}
+	if n.Field != "" {
+		vals := make([]any, len(n.Values))
+		for i, v := range n.Values {
+			vals[i] = v
+		}
+		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(query.In), Value: vals})
+	}
+	if n.Metric != "" {
+		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Metric, Operator: string(query.GreaterThan), Value: n.Above})
+	}
+	if !n.From.IsZero() && !n.To.IsZero() {
+		a.DateRange = &query.DateRange{Start: n.From.Format(time.DateOnly), End: n.To.Format(time.DateOnly)}
+	}
+	if n.Limit > 0 {
+		l := n.Limit
+		a.Limit = &l
+	}
+	if n.Dimensions != nil {
+		a.Dimensions = n.Dimensions
+		// Sort keys on dropped dimensions no longer apply.
+		var kept []query.SortArg
+		for _, s := range a.Sort {
+			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) {
+				kept = append(kept, s)
+			}
+		}
+		a.Sort = kept
+		if len(kept) == 0 {
+			a.Limit = nil
+		}
+	}
+	return &a
+}
