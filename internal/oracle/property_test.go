@@ -126,7 +126,7 @@ func run(t *testing.T, e *answer.Engine, name string, c *call, args []byte) *tca
 		}
 		return tc
 	}
-	q, echo, err := parseEcho(tc.meta.Query)
+	q, echo, err := parseEcho(tc.meta.Query, args)
 	if err != nil {
 		tc.problem = err.Error()
 		return tc

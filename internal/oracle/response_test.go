@@ -129,11 +129,31 @@ func isMetric(f string) bool {
 	return Additive[f] || slices.Contains(ratioPool, f) || f == "reach" || f == "frequency"
 }
 
-// parseEcho turns _meta.query into the oracle's Query.
-func parseEcho(raw json.RawMessage) (*Query, *echoJSON, error) {
+// parseEcho turns _meta.query into the oracle's Query. A long IN list the echo
+// abbreviates ({"first": [...], "count": N}) is taken from the call's own
+// arguments (args), the filter of the same field and operator.
+func parseEcho(raw json.RawMessage, args []byte) (*Query, *echoJSON, error) {
 	var e echoJSON
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return nil, nil, fmt.Errorf("_meta.query: %v", err)
+	}
+	var orig echoJSON
+	json.Unmarshal(args, &orig)
+	for i, f := range e.Filters {
+		m, ok := f.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		found := false
+		for _, o := range orig.Filters {
+			if vs, isList := o.Value.([]any); isList && o.Field == f.Field && strings.EqualFold(o.Operator, f.Operator) && float64(len(vs)) == m["count"] {
+				e.Filters[i].Value, found = vs, true
+				break
+			}
+		}
+		if !found {
+			return nil, nil, fmt.Errorf("_meta.query.filters[%d].value is abbreviated (%v) and the arguments have no such list", i, m["count"])
+		}
 	}
 	if e.DateRange == nil {
 		return nil, nil, fmt.Errorf("_meta.query has no date_range")
