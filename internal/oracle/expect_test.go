@@ -85,9 +85,22 @@ func compareRows(a, b getter, keys []SortKey, ties []string, rounded func(string
 	return 0, false
 }
 
-// rowGetter reads an oracle row of q.
-func rowGetter(q *Query, r *Row) getter {
+// rowGetter reads an oracle row of q at grain g (d, for reach, may be nil).
+func rowGetter(d *Data, q *Query, g string, r *Row) getter {
 	return func(field string) (float64, string, bool) {
+		if (field == "reach" || field == "frequency") && d != nil {
+			if r.reach == nil {
+				v := math.NaN()
+				if reach, one, ok := d.ReachOf(q, r, g); ok && one {
+					v = float64(reach)
+				}
+				r.reach = &v
+			}
+			if field == "frequency" {
+				return float64(r.Sums.Impressions) / *r.reach, "", true
+			}
+			return *r.reach, "", true
+		}
 		if timeFields[field] || field == "" {
 			return 0, r.Period, false
 		}
@@ -121,12 +134,12 @@ func sortsOnMoney(q *Query) bool {
 
 // selectRows applies the metric filters, step 1 (userDims all empty), the sort
 // and the limit to rows of q.
-func selectRows(rows []*Row, q *Query, userDims []string) *selection {
+func (d *Data) selectRows(rows []*Row, q *Query, userDims []string, g string) *selection {
 	s := &selection{}
 	for _, r := range rows {
 		ok := true
 		for _, f := range q.Filters {
-			if f.Metric && !MatchNumber(Value(f.Field, &r.Sums), f) {
+			if f.Metric && !MatchNumber(metricValue(d, q, g, r, f.Field), f) {
 				ok = false
 			}
 		}
@@ -157,7 +170,7 @@ func selectRows(rows []*Row, q *Query, userDims []string) *selection {
 	}
 	ties := tieColumns(q, "date")
 	sort.SliceStable(s.qualifying, func(i, j int) bool {
-		c, _ := compareRows(rowGetter(q, s.qualifying[i]), rowGetter(q, s.qualifying[j]), q.Sort, ties, nil)
+		c, _ := compareRows(rowGetter(d, q, g, s.qualifying[i]), rowGetter(d, q, g, s.qualifying[j]), q.Sort, ties, nil)
 		return c < 0
 	})
 	curs := map[string]bool{}
@@ -202,18 +215,18 @@ func (d *Data) expect(q *Query, userDims []string, returned string, coarse bool)
 	}
 	e.coarser = e.R != e.G
 	fine := d.Aggregate(q, e.G)
-	e.passedG = selectRows(fine, q, userDims)
+	e.passedG = d.selectRows(fine, q, userDims, e.G)
 	selects := d.hasMetricFilter(q) || q.Limit > 0
 	switch {
 	case e.R == e.G:
 		e.sel = e.passedG
 		e.rows = e.sel.kept
 	case coarse || !selects:
-		e.sel = selectRows(d.Aggregate(q, e.R), q, userDims)
+		e.sel = d.selectRows(d.Aggregate(q, e.R), q, userDims, e.R)
 		e.rows = e.sel.kept
 	case e.G == "weekly" && e.R == "monthly":
 		e.notes = append(e.notes, "weekly→monthly (does not nest) with a metric filter or limit, without a filter_at_coarser_grain warning")
-		e.sel = selectRows(d.Aggregate(q, e.R), q, userDims)
+		e.sel = d.selectRows(d.Aggregate(q, e.R), q, userDims, e.R)
 		e.rows = e.sel.kept
 	default:
 		e.local = true
@@ -221,4 +234,10 @@ func (d *Data) expect(q *Query, userDims []string, returned string, coarse bool)
 		e.rows = Rollup(e.sel.kept, e.R)
 	}
 	return e
+}
+
+// metricValue is metric m of row r of q at grain g, reach and frequency included.
+func metricValue(d *Data, q *Query, g string, r *Row, m string) float64 {
+	v, _, _ := rowGetter(d, q, g, r)(m)
+	return v
 }

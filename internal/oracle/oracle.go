@@ -277,6 +277,8 @@ type Row struct {
 	Accounts map[string]bool
 	// Currencies of the facts in the row.
 	Currencies map[string]bool
+	// reach caches the row's reach (NaN: none), once computed.
+	reach *float64
 }
 
 // Key identifies a row: its period and dimension values.

@@ -907,7 +907,7 @@ func TestOne(t *testing.T) {
 			ex.G, ex.R, ex.coarse, ex.local, ex.sel.perCur, len(ex.sel.passed), len(ex.sel.removed), len(ex.sel.qualifying), len(ex.sel.kept))
 		rows := slices.Clone(ex.rows)
 		sort.SliceStable(rows, func(i, j int) bool {
-			c, _ := compareRows(rowGetter(tc.q, rows[i]), rowGetter(tc.q, rows[j]), tc.q.Sort, tieColumns(tc.q, "date"), nil)
+			c, _ := compareRows(rowGetter(d, tc.q, tc.exp.R, rows[i]), rowGetter(d, tc.q, tc.exp.R, rows[j]), tc.q.Sort, tieColumns(tc.q, "date"), nil)
 			return c < 0
 		})
 		for i, r := range rows {
@@ -960,7 +960,7 @@ func checkSummary(d *Data, c *tcase) []string {
 	if g == "" {
 		g = c.q.Grain
 	}
-	sel := selectRows(d.Aggregate(c.q, g), c.q, c.userDims)
+	sel := d.selectRows(d.Aggregate(c.q, g), c.q, c.userDims, g)
 	if s.TotalRows != len(sel.qualifying) && s.TotalRows != len(sel.passed) {
 		p = append(p, fmt.Sprintf("[summary-total-rows] total_rows %d, the oracle has %d rows (%d with step 1's)", s.TotalRows, len(sel.qualifying), len(sel.passed)))
 	}
