@@ -601,7 +601,7 @@ func checkReconcile(d *Data, c *tcase) []string {
 		p = append(p, fmt.Sprintf("[removed-unreported] the oracle has %d rows with every user dimension empty; no validation_filter", len(e.sel.removed)))
 	}
 	for _, vf := range vfs {
-		if vf.RowsRemoved > 0 && len(vf.RemovedTotals) == 0 {
+		if vf.RowsRemoved > 0 && len(vf.RemovedTotals) == 0 && len(e.sel.removed) > 0 {
 			p = append(p, "[removed-totals-missing] validation_filter has no removed_totals")
 		}
 		for _, rt := range vf.RemovedTotals {
@@ -797,6 +797,8 @@ func checkWarnings(d *Data, c *tcase) []string {
 	case nr && facts > 0:
 		cls := "[no-rows-false]"
 		switch {
+		case len(c.expectation(d).passedG.passed) > 0:
+			cls = "[no-rows-but-rows-qualify]"
 		case c.q.Filters != nil && slices.ContainsFunc(c.q.Filters, func(f Filter) bool { return f.Metric }):
 			cls = "[no-rows-metric-filter]"
 		case !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return m != "reach" && m != "frequency" }):
