@@ -184,3 +184,27 @@ func TestPanicAnswersInternalError(t *testing.T) {
 		t.Errorf("the server stopped serving after a panic: %v", texts(t, res))
 	}
 }
+
+// TestTimeoutFitsTheBudget: a timeout answer echoes the query and repeats it in
+// every suggestion; with a 1,000-value IN list that used to be tens of
+// thousands of tokens. It fits the client's budget like every answer.
+func TestTimeoutFitsTheBudget(t *testing.T) {
+	src := newBlockingSource(t, false, false)
+	cfg := testConfig(t)
+	cfg.Source, cfg.Deadline = src, 200*time.Millisecond
+	cs := connect(t, cfg, "claude-code")
+	var names []string
+	for i := range 1000 {
+		names = append(names, `"Campaign with a long and descriptive name number `+strings.Repeat("x", i%40)+`"`)
+	}
+	args := strings.Replace(slow, `"metrics"`, `"filters":[{"field":"campaign_name","operator":"IN","value":[`+strings.Join(names, ",")+`]}],"metrics"`, 1)
+	res := call(t, cs, "query", args)
+	body := errorOf(t, res, "timeout")
+	n := fit.NewO200k().Exact(texts(t, res)[0])
+	if n > 21250 { // claude-code's 25,000 less its tokenizer margin
+		t.Errorf("timeout answer is %d o200k tokens, over claude-code's budget", n)
+	}
+	if body["suggestions"] == nil {
+		t.Errorf("no suggestion left: %v", body)
+	}
+}

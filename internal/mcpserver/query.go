@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/auth"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
@@ -105,7 +106,19 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 // _meta first, then the data, each its own text block, read once.
 func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*mcp.CallToolResult, error) {
 	p := principalOf(req.Extra)
-	r := answer.Request{Args: req.Params.Arguments, Client: clientFrom(ctx), Progress: reporterFrom(ctx)}
+	r := engineRequest(req, p, clientFrom(ctx))
+	r.Progress = reporterFrom(ctx)
+	res, err := s.engineFor(p).Query(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return textResult(res.IsError, res.Blocks...), nil
+}
+
+// engineRequest is the engine's request for a query call: the raw arguments,
+// the client's name, and the principal's client and budget when it has them.
+func engineRequest(req *mcp.CallToolRequest, p *auth.Principal, client string) answer.Request {
+	r := answer.Request{Args: req.Params.Arguments, Client: client}
 	if p != nil {
 		if p.Client != "" {
 			r.Client = p.Client
@@ -114,9 +127,5 @@ func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Tim
 			r.Budget, r.BudgetSource = p.Budget, "principal:"+p.ID
 		}
 	}
-	res, err := s.engineFor(p).Query(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	return textResult(res.IsError, res.Blocks...), nil
+	return r
 }
