@@ -166,6 +166,7 @@ func TestProperty(t *testing.T) {
 	started := time.Now()
 	var cases []*tcase
 	kinds := map[string]int{}
+	invalid := map[string]int{}
 	for i := 0; i < *flagCases; i++ {
 		c := g.next()
 		tc := run(t, e, fmt.Sprintf("#%d", i), c, c.JSON())
@@ -178,6 +179,22 @@ func TestProperty(t *testing.T) {
 			kind = tc.head.Type
 		}
 		kinds[kind]++
+		if kind == "invalid_query" {
+			var e struct {
+				Problems []struct {
+					Field   string `json:"field"`
+					Problem string `json:"problem"`
+				} `json:"problems"`
+			}
+			json.Unmarshal([]byte(tc.res.Blocks[0]), &e)
+			for _, pr := range e.Problems {
+				k := digits.ReplaceAllString(pr.Field+": "+pr.Problem, "N")
+				if len(k) > 90 {
+					k = k[:90]
+				}
+				invalid[k]++
+			}
+		}
 		if tc.head != nil && tc.head.Type != "" && tc.head.Type != "data_too_large" && kinds[kind] <= 3 {
 			t.Logf("%s answered %s: %s\n  %.600s", tc.name, kind, tc.args, tc.res.Blocks[0])
 		}
@@ -195,6 +212,9 @@ func TestProperty(t *testing.T) {
 		}
 	}
 	t.Logf("%d calls (%d generated) in %v: %v", len(cases), *flagCases, time.Since(started).Round(time.Millisecond), kinds)
+	if len(invalid) > 0 {
+		t.Logf("invalid_query problems: %v", invalid)
+	}
 	for _, c := range cases {
 		if c.problem != "" {
 			t.Errorf("%s: unreadable answer: %s\n%s", c.name, c.problem, describe(c))
@@ -270,6 +290,8 @@ func TestProperty(t *testing.T) {
 		})
 	}
 }
+
+var digits = regexp.MustCompile(`\d+`)
 
 var classRE = regexp.MustCompile(`^\[([^\]]+)\]`)
 
@@ -780,6 +802,20 @@ func checkSuggestion(d *Data, c *tcase) []string {
 	}
 	if c.tokens > c.parent.limit {
 		p = append(p, fmt.Sprintf("[suggestion-over-budget] %d tokens for the caller's budget %d", c.tokens, c.parent.limit))
+	}
+	// A shorter date range is aligned to the periods of its grain (or to the
+	// caller's own range ends).
+	if pq := c.parent.q; sq.DateRange != nil && pq != nil && (grain == "weekly" || grain == "monthly") {
+		st, _ := time.Parse(time.DateOnly, sq.DateRange.Start)
+		en, _ := time.Parse(time.DateOnly, sq.DateRange.End)
+		if !(st.Equal(pq.Start) && en.Equal(pq.End)) {
+			okStart := st.Equal(pq.Start) || PeriodStart(grain, st).Equal(st)
+			okEnd := en.Equal(pq.End) || PeriodStart(grain, en.AddDate(0, 0, 1)).Equal(en.AddDate(0, 0, 1))
+			if !okStart || !okEnd {
+				p = append(p, fmt.Sprintf("[suggestion-range-unaligned] %s to %s at %s grain (the caller asked %s to %s)", sq.DateRange.Start, sq.DateRange.End, grain,
+					pq.Start.Format(time.DateOnly), pq.End.Format(time.DateOnly)))
+			}
+		}
 	}
 	if c.parent.call.ArgBudget > 0 && sq.TokenBudget != c.parent.call.ArgBudget {
 		p = append(p, fmt.Sprintf("[suggestion-token-budget] the caller's token_budget %d, the suggestion carries %d", c.parent.call.ArgBudget, sq.TokenBudget))
