@@ -41,6 +41,15 @@ func WriteCSV(w io.Writer, t *Table) error {
 			buf = AppendNumber(buf[:0], c.Numbers[r], decimalsFor(t, c, r))
 			rec[i] = string(buf)
 		}
+		if len(rec) == 1 && rec[0] == "" {
+			// A lone empty field would be a blank line, which CSV readers
+			// skip: the row would vanish. Quote it.
+			cw.Flush()
+			if _, err := io.WriteString(w, "\"\"\n"); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package fit
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"testing"
 )
 
@@ -51,5 +52,24 @@ func TestAllZeroNeedsAZero(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: all_zero_metrics %v, want %v (%v)", c.name, got, c.want, resp.Meta.Warnings)
 		}
+	}
+}
+
+// A row whose only field is empty is written as "" rather than a blank line,
+// which CSV readers skip: the row must not vanish.
+func TestSingleEmptyFieldRowIsKept(t *testing.T) {
+	tab := &Table{Grain: Total, Columns: []*Column{
+		{Name: "reach", Role: RoleMetric, Aggregation: NonAdditive, Numbers: []float64{0}, Null: []bool{true}},
+	}}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, tab); err != nil {
+		t.Fatal(err)
+	}
+	if want := "reach\n\"\"\n"; b.String() != want {
+		t.Errorf("CSV %q, want %q", b.String(), want)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Errorf("read back %q, %v", rows, err)
 	}
 }
