@@ -54,6 +54,14 @@ func (e *Engine) coverage(ctx context.Context, q *query.Query) map[string]source
 
 func day(t time.Time) string { return t.Format(time.DateOnly) }
 
+// span is "on X" for one day, else "from X to Y".
+func span(from, to time.Time) string {
+	if from.Equal(to) {
+		return "on " + day(from)
+	}
+	return "from " + day(from) + " to " + day(to)
+}
+
 func rangeText(q *query.Query) string {
 	if q.Start.Equal(q.End) {
 		return day(q.Start)
@@ -289,11 +297,15 @@ func accountNotices(q *query.Query, tab *fit.Table, cov map[string]source.Covera
 			who = "every account"
 		}
 		last, _ := time.Parse(time.DateOnly, k)
-		parts = append(parts, fmt.Sprintf("the data of %s ends %s: nothing from %s to %s", who, k, day(last.AddDate(0, 0, 1)), day(q.End)))
+		parts = append(parts, fmt.Sprintf("the data of %s ends %s: nothing %s", who, k, span(last.AddDate(0, 0, 1), q.End)))
 	}
 	for _, k := range starts {
+		who := strings.Join(startsAt[k], ", ")
+		if len(startsAt[k]) == len(q.Accounts) && len(q.Accounts) > 1 {
+			who = "every account"
+		}
 		first, _ := time.Parse(time.DateOnly, k)
-		parts = append(parts, fmt.Sprintf("the data of %s starts %s: nothing from %s to %s", strings.Join(startsAt[k], ", "), k, day(q.Start), day(first.AddDate(0, 0, -1))))
+		parts = append(parts, fmt.Sprintf("the data of %s starts %s: nothing %s", who, k, span(q.Start, first.AddDate(0, 0, -1))))
 	}
 	if len(parts) > 0 {
 		out = append(out, fit.Notice{Type: "partial_data", Detail: "The data covers only part of the range " + rangeText(q) + ": " + strings.Join(parts, "; ") +
@@ -339,7 +351,6 @@ func emptyValues(q *query.Query, tab *fit.Table) []fit.Notice {
 			}
 		}
 	}
-	partial := slices.ContainsFunc(tab.Notices, func(n fit.Notice) bool { return n.Type == "partial_period" })
 	hasEmpty := func(c *fit.Column) bool {
 		for i := range c.Numbers {
 			if c.IsNull(i) {
@@ -371,16 +382,60 @@ func emptyValues(q *query.Query, tab *fit.Table) []fit.Notice {
 	if len(reachCols) > 0 && !explained[reachCols[0]] {
 		what := strings.Join(reachCols, " and ")
 		verb := map[bool]string{true: "is", false: "are"}[len(reachCols) == 1]
+		rows := unexplainedReach(q, tab, reachCols[0])
 		switch why := sharedName(q); {
+		case len(rows) == 0:
 		case why != "":
 			out = append(out, fit.Notice{Type: "empty_values", Fields: reachCols,
-				Detail: fmt.Sprintf("%s %s empty where several %s%s: %s", what, verb, why, examples(q, tab, reachCols[0]), sharedFix(q))})
-		case !partial && tab.Grain == fit.Total:
+				Detail: fmt.Sprintf("%s %s empty where several %s%s: %s", what, verb, why, examples(q, tab, rows), sharedFix(q))})
+		case tab.Grain == fit.Total:
 			out = append(out, fit.Notice{Type: "empty_values", Fields: reachCols,
 				Detail: fmt.Sprintf("%s %s empty where no reach is stored (no delivery counted in that period): unknown, not 0", what, verb)})
 		}
 	}
 	return out
+}
+
+// unexplainedReach are the rows where reach column col is empty outside the
+// periods that partial_period already explains (a first or last week or
+// month cut by the range), and with every dimension set.
+func unexplainedReach(q *query.Query, tab *fit.Table, col string) []int {
+	c := tab.Column(col)
+	var cut []string
+	if tc := tab.Column(tab.Grain.TimeColumn()); tc != nil && tab.Grain.TimeColumn() != "" {
+		first, last := fit.PartialPeriods(tab.Grain, q.Start, q.End)
+		label := func(t time.Time) string {
+			if tab.Grain == fit.Monthly {
+				return t.Format("2006-01")
+			}
+			return day(t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7)))
+		}
+		if first {
+			cut = append(cut, label(q.Start))
+		}
+		if last {
+			cut = append(cut, label(q.End))
+		}
+	}
+	tc := tab.Column(tab.Grain.TimeColumn())
+	var dims []*fit.Column
+	for _, d := range tab.Columns {
+		if d.Role == fit.RoleDimension {
+			dims = append(dims, d)
+		}
+	}
+	// A row with an empty dimension is not an object's (spend not attributed
+	// to any campaign): it has no reach to show, and is reported as such.
+	unattributed := func(i int) bool {
+		return slices.ContainsFunc(dims, func(d *fit.Column) bool { return d.Strings[i] == "" })
+	}
+	var rows []int
+	for i := range c.Numbers {
+		if c.IsNull(i) && (tc == nil || !slices.Contains(cut, tc.Strings[i])) && !unattributed(i) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 // sharedName says, when a row's name may stand for several objects (grouped
@@ -419,27 +474,24 @@ func sharedLevel(q *query.Query) string {
 	return ""
 }
 
-// examples are up to three names of rows where column col is empty (for a
-// name-shared reach), when the table's own columns show those rows' accounts
-// report reach.
-func examples(q *query.Query, tab *fit.Table, col string) string {
+// examples are up to three names of the given rows (where a name-shared
+// reach is empty), when every queried account's platform reports reach (else
+// a blank may be another account's).
+func examples(q *query.Query, tab *fit.Table, rows []int) string {
 	reach := catalog.MustLookup("reach")
 	for _, a := range q.Accounts {
 		if !reach.HasPlatform(a.Platform) {
-			return "" // a blank may be that account's: no examples
+			return ""
 		}
 	}
-	c, names := tab.Column(col), tab.Column("campaign_name")
+	names := tab.Column(sharedLevel(q) + "_name")
 	if names == nil {
-		names = tab.Column("account_name")
-	}
-	if c == nil || names == nil {
 		return ""
 	}
 	var ex []string
-	for i := range c.Numbers {
-		if c.IsNull(i) && names.Strings[i] != "" && !slices.Contains(ex, strconv.Quote(names.Strings[i])) {
-			ex = append(ex, strconv.Quote(names.Strings[i]))
+	for _, i := range rows {
+		if n := strconv.Quote(names.Strings[i]); names.Strings[i] != "" && !slices.Contains(ex, n) {
+			ex = append(ex, n)
 			if len(ex) == 3 {
 				break
 			}
