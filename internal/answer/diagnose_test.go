@@ -12,14 +12,6 @@ import (
 // The test warehouse's data covers 2025-02-08 … 2026-03-14; the closed Google
 // account 856-430-2291 stopped delivering months before that.
 
-func warningTypes(m fit.Meta) []string {
-	var out []string
-	for _, w := range m.Warnings {
-		out = append(out, w.Type)
-	}
-	return out
-}
-
 func wantWarning(t *testing.T, res *Result, typ string, contains ...string) *fit.Warning {
 	t.Helper()
 	if res.IsError {
