@@ -9,7 +9,8 @@ import (
 
 // WriteCSV writes the visible columns of t as RFC 4180 CSV with a header row.
 // Numbers use a '.' decimal point in their shortest exact form; summed money is
-// rounded to its currency's minor unit and ratios to 4 decimals; empty values are
+// rounded to its currency's minor unit, ratios and non-additive metrics
+// (frequency) to 4 decimals; empty values are
 // empty fields.
 func WriteCSV(w io.Writer, t *Table) error {
 	cw := csv.NewWriter(w)
@@ -40,6 +41,15 @@ func WriteCSV(w io.Writer, t *Table) error {
 			buf = AppendNumber(buf[:0], c.Numbers[r], decimalsFor(t, c, r))
 			rec[i] = string(buf)
 		}
+		if len(rec) == 1 && rec[0] == "" {
+			// A lone empty field would be a blank line, which CSV readers
+			// skip: the row would vanish. Quote it.
+			cw.Flush()
+			if _, err := io.WriteString(w, "\"\"\n"); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -51,7 +61,9 @@ func WriteCSV(w io.Writer, t *Table) error {
 // decimalsFor is how many decimals row r of metric column c keeps: -1 for all.
 func decimalsFor(t *Table, c *Column, r int) int {
 	switch {
-	case c.Aggregation == Ratio || c.Aggregation == NonAdditive && c.Numerator != "":
+	case c.Aggregation == Ratio || c.Aggregation == NonAdditive:
+		// Non-additive metrics are distinct counts (whole, so unchanged) or
+		// derive from one (frequency = impressions / reach): ratio decimals.
 		return 4
 	case c.Money:
 		cur := c.Currency

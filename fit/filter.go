@@ -84,8 +84,9 @@ func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []stri
 }
 
 // allZeroPartitions returns, sorted, the values of the partition column whose
-// rows have every visible metric zero or empty — an account whose token likely
-// lacks the right scopes. When the table has no partition column, the whole table
+// rows have every visible metric zero or empty, and at least one a real zero —
+// an account whose token likely lacks the right scopes. (Metrics that are only
+// empty, such as reach a platform does not report, say nothing of the token.) When the table has no partition column, the whole table
 // is one partition and whole reports whether it is all zero.
 func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
 	var metrics []*Column
@@ -105,16 +106,27 @@ func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
 		}
 		return false
 	}
+	aZero := func(r int) bool {
+		for _, c := range metrics {
+			if !c.IsNull(r) {
+				return true // and zero, when !nonZero(r)
+			}
+		}
+		return false
+	}
 	pc := t.Column(partition)
 	if partition == "" || pc == nil || pc.Role == RoleMetric {
+		zeros := false
 		for r := range t.Len() {
 			if nonZero(r) {
 				return nil, false
 			}
+			zeros = zeros || aZero(r)
 		}
-		return nil, true
+		return nil, zeros
 	}
 	zero := map[string]bool{}
+	sawZero := map[string]bool{}
 	for r := range t.Len() {
 		k := pc.Strings[r]
 		if _, seen := zero[k]; !seen {
@@ -123,9 +135,12 @@ func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
 		if zero[k] && nonZero(r) {
 			zero[k] = false
 		}
+		if aZero(r) {
+			sawZero[k] = true
+		}
 	}
 	for k, z := range zero {
-		if z {
+		if z && sawZero[k] {
 			keys = append(keys, k)
 		}
 	}

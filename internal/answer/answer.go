@@ -102,9 +102,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
-	if tab.Len() == 0 {
-		tab.Notices = append(tab.Notices, noRows(q))
-	}
+	tab.Notices = append(tab.Notices, e.diagnose(ctx, q, tab)...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
 	opts := e.fitOptions(q, b, started, req)
 	opts.SourceCallsSoFar = calls.N
@@ -116,18 +114,6 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
 	return &Result{Blocks: resp.Blocks, Response: resp}, nil
-}
-
-// noRows warns that nothing matched, so an empty answer is never read as "zero
-// spend": the period may be outside the data, or the filters too narrow.
-func noRows(q *query.Query) fit.Notice {
-	what := "these accounts"
-	if len(q.Filters) > 0 {
-		what += " with these filters"
-	}
-	return fit.Notice{Type: "no_rows", Detail: fmt.Sprintf("Nothing matched: no rows for %s from %s to %s. "+
-		"Tell the user there is no data, rather than zeros; if data was expected, check the period (the data may end earlier) or the filters.",
-		what, q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))}
 }
 
 func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {

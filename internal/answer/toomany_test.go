@@ -86,7 +86,7 @@ func TestNoRowsIsSaid(t *testing.T) {
 	for _, x := range empty.Response.Meta.Warnings {
 		w = append(w, x.Type+": "+x.Detail)
 	}
-	if len(w) != 1 || !strings.Contains(w[0], "no_rows: Nothing matched") || !strings.Contains(w[0], "2024-01-01 to 2024-01-31") {
+	if len(w) != 1 || !strings.Contains(w[0], "no_rows: No data: ") || !strings.Contains(w[0], "have data from 2025-02-08 to 2026-03-14; nothing in 2024-01-01 … 2024-01-31") {
 		t.Errorf("empty answer warnings: %q", w)
 	}
 	for _, x := range full.Response.Meta.Warnings {

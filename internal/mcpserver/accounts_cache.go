@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -30,9 +31,66 @@ type accountCache struct {
 	mu      sync.Mutex
 	last    []ads.Account
 	fetched time.Time
+	// coverage per account ID, reused for ttl like the list (reading it
+	// scans the account's facts).
+	coverage map[string]cachedCoverage
 }
 
-var _ source.Source = (*accountCache)(nil)
+type cachedCoverage struct {
+	c       source.Coverage
+	has     bool // false: the account has no data at all
+	fetched time.Time
+}
+
+var (
+	_ source.Source         = (*accountCache)(nil)
+	_ source.CoverageSource = (*accountCache)(nil)
+)
+
+// errNoCoverage: the source cannot say which dates its accounts cover.
+var errNoCoverage = errors.New("the source does not report data coverage")
+
+// Coverage answers from the cache what is fresh, asks the source for the rest.
+func (c *accountCache) Coverage(ctx context.Context, accountIDs []string) (map[string]source.Coverage, error) {
+	cs, ok := c.src.(source.CoverageSource)
+	if !ok {
+		return nil, errNoCoverage
+	}
+	out := map[string]source.Coverage{}
+	var missing []string
+	c.mu.Lock()
+	now := c.now()
+	for _, id := range accountIDs {
+		if e, ok := c.coverage[id]; ok && c.ttl > 0 && now.Sub(e.fetched) < c.ttl {
+			if e.has {
+				out[id] = e.c
+			}
+			continue
+		}
+		missing = append(missing, id)
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	got, err := cs.Coverage(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.coverage == nil {
+		c.coverage = map[string]cachedCoverage{}
+	}
+	for _, id := range missing {
+		cov, has := got[id]
+		c.coverage[id] = cachedCoverage{c: cov, has: has, fetched: now}
+		if has {
+			out[id] = cov
+		}
+	}
+	c.mu.Unlock()
+	return out, nil
+}
 
 func (c *accountCache) Accounts(ctx context.Context) ([]ads.Account, error) {
 	c.mu.Lock()

@@ -228,3 +228,23 @@ func TestQueryTooManyAccounts(t *testing.T) {
 		t.Errorf("max %v, requested %v", body["max"], body["requested"])
 	}
 }
+
+// TestNoDataIsDiagnosed: through the MCP server (its account cache in the
+// way), an empty answer says where the accounts' data is — the coverage
+// reaches the engine — and reach alone over an arbitrary range still answers.
+func TestNoDataIsDiagnosed(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-code")
+	m := metaOf(t, texts(t, call(t, cs, "query", `{"account_ids":["856-430-2291"],"metrics":["spend"],"date_preset":"last_30d"}`))[0])
+	ws := fmt.Sprint(m["warnings"])
+	if !strings.Contains(ws, "no_rows") || !strings.Contains(ws, "(856-430-2291, CLOSED) has data from 2025-02-08 to") || strings.Contains(ws, "all_zero_metrics") {
+		t.Errorf("warnings %s", ws)
+	}
+	res := call(t, cs, "query", `{"account_ids":["act_1015823746512093","act_6630418825197342"],"metrics":["reach"],"date_range":{"start":"2026-01-07","end":"2026-02-18"}}`)
+	b := texts(t, res)
+	if res.IsError || len(b) != 2 || b[1] != "reach\n\"\"\n" {
+		t.Fatalf("isError=%v:\n%v", res.IsError, b)
+	}
+	if ws := fmt.Sprint(metaOf(t, b[0])["warnings"]); !strings.Contains(ws, "metric_unavailable_at_grain") || strings.Contains(ws, "no_rows") {
+		t.Errorf("warnings %s", ws)
+	}
+}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,6 +45,25 @@ func (s scoped) Accounts(ctx context.Context) ([]ads.Account, error) {
 		return nil, err
 	}
 	return s.p.Filter(all), nil
+}
+
+// Coverage answers only for the principal's accounts.
+func (s scoped) Coverage(ctx context.Context, accountIDs []string) (map[string]source.Coverage, error) {
+	cs, ok := s.Source.(source.CoverageSource)
+	if !ok {
+		return nil, errNoCoverage
+	}
+	mine, err := s.Accounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, id := range accountIDs {
+		if slices.ContainsFunc(mine, func(a ads.Account) bool { return a.AccountID == id }) {
+			ids = append(ids, id)
+		}
+	}
+	return cs.Coverage(ctx, ids)
 }
 
 // Query refuses accounts outside the principal's, as a second line of defence

@@ -103,9 +103,8 @@ const unknownPlatformFix = "name an ad platform (meta_ads, google_ads, tiktok_ad
 // placementsDetail says that the values given name placements, not platforms,
 // and what is answered instead.
 func placementsDetail(given []string, pubs []catalog.Publisher) string {
-	var platforms, names []string
+	var platforms []string
 	for _, p := range pubs {
-		names = append(names, p.Name)
 		if !slices.Contains(platforms, p.Platform) {
 			platforms = append(platforms, p.Platform)
 		}

@@ -51,7 +51,10 @@ type Source struct {
 	logger  *slog.Logger
 }
 
-var _ source.Source = (*Source)(nil)
+var (
+	_ source.Source         = (*Source)(nil)
+	_ source.CoverageSource = (*Source)(nil)
+)
 
 // Open connects to the warehouse and checks that it answers.
 func Open(ctx context.Context, opt Options) (*Source, error) {
@@ -141,6 +144,24 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("clickhouse: list accounts: %w", err)
+	}
+	return out, nil
+}
+
+// Coverage says which dates each account has data for (source.CoverageSource).
+func (s *Source) Coverage(ctx context.Context, accountIDs []string) (map[string]source.Coverage, error) {
+	if len(accountIDs) == 0 {
+		return map[string]source.Coverage{}, nil
+	}
+	sql, args := sqlgen.CoverageSQL(sqlgen.ClickHouse{}, accountIDs)
+	rows, err := s.db.QueryContext(s.settings(ctx), sql, bindArgs(args)...)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse coverage: %w", err)
+	}
+	defer rows.Close()
+	out, err := sqlgen.ReadCoverage(rows)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse coverage: %w", err)
 	}
 	return out, nil
 }

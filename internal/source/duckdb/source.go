@@ -40,6 +40,11 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+var (
+	_ source.Source         = (*Source)(nil)
+	_ source.CoverageSource = (*Source)(nil)
+)
+
 // Source is the embedded DuckDB warehouse.
 type Source struct {
 	db     *sql.DB
@@ -150,6 +155,20 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// Coverage says which dates each account has data for (source.CoverageSource).
+func (s *Source) Coverage(ctx context.Context, accountIDs []string) (map[string]source.Coverage, error) {
+	if len(accountIDs) == 0 {
+		return map[string]source.Coverage{}, nil
+	}
+	sql, args := sqlgen.CoverageSQL(sqlgen.DuckDB{}, accountIDs)
+	rows, err := s.db.QueryContext(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb coverage: %w", err)
+	}
+	defer rows.Close()
+	return sqlgen.ReadCoverage(rows)
 }
 
 // Query runs a normalized query.

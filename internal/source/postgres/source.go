@@ -48,7 +48,10 @@ type Source struct {
 	logger  *slog.Logger
 }
 
-var _ source.Source = (*Source)(nil)
+var (
+	_ source.Source         = (*Source)(nil)
+	_ source.CoverageSource = (*Source)(nil)
+)
 
 // Open connects to the warehouse and checks that it answers.
 func Open(ctx context.Context, opt Options) (*Source, error) {
@@ -153,6 +156,28 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list accounts: %w", err)
+	}
+	return out, nil
+}
+
+// Coverage says which dates each account has data for (source.CoverageSource).
+func (s *Source) Coverage(ctx context.Context, accountIDs []string) (map[string]source.Coverage, error) {
+	out := map[string]source.Coverage{}
+	if len(accountIDs) == 0 {
+		return out, nil
+	}
+	sql, args := sqlgen.CoverageSQL(sqlgen.Postgres{}, accountIDs)
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out, err = sqlgen.ReadCoverage(rows)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres coverage: %w", err)
 	}
 	return out, nil
 }

@@ -48,6 +48,17 @@ var Cases = []Case{
 	{"reach daily filtered", `{"account_ids":$META,"date_range":{"start":"2026-02-01","end":"2026-02-07"},"dimensions":["account_name"],"metrics":["reach","frequency"],"filters":[{"field":"reach","operator":"GREATER_THAN","value":5}],"time_granularity":"daily"}`},
 	{"reach total over one month", `{"account_ids":$META,"date_range":{"start":"2026-01-01","end":"2026-01-31"},"dimensions":["account_id"],"metrics":["reach","frequency"]}`},
 	{"reach left out", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-01"},"metrics":["reach","spend"]}`},
+	{"reach alone, kept empty", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-01"},"metrics":["reach","frequency"]}`},
+	{"reach alone over accounts, kept empty", `{"account_ids":$META,"date_range":{"start":"2026-01-01","end":"2026-01-31"},"metrics":["reach"]}`},
+	{"metrics some platforms do not report", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","account_id"],"metrics":["link_clicks","reach","frequency"]}`},
+}
+
+// EmptyCases select no facts: every source answers them with no row at all
+// (not one row of empty sums).
+var EmptyCases = []Case{
+	{"total after the data ends", `{"account_ids":$ALL,"date_preset":"today","dimensions":["currency"],"metrics":["spend","ctr"]}`},
+	{"total without groups after the data ends", `{"account_ids":$USD,"date_preset":"today","metrics":["spend","ctr","reach","frequency"]}`},
+	{"total without groups, no match", `{"account_ids":$USD,"date_preset":"last_30d","metrics":["spend"],"filters":[{"field":"campaign_name","operator":"EQUALS","value":"no such campaign"}]}`},
 }
 
 // Run runs every case against want and got, which hold the same data, and
@@ -71,6 +82,58 @@ func Run(t *testing.T, want, got source.Source, now time.Time) {
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 	}
 	runCases(t, want, got, accounts, lists, now, Cases)
+	runEmpty(t, got, accounts, lists, now, EmptyCases)
+	runCoverage(t, want, got, accounts)
+}
+
+func runEmpty(t *testing.T, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time, cases []Case) {
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			raw := c.Args
+			for k, v := range lists {
+				raw = strings.ReplaceAll(raw, k, v)
+			}
+			q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return now }})
+			if err != nil {
+				t.Fatalf("normalize: %v", err)
+			}
+			g, err := got.Query(ctx, q)
+			if err != nil {
+				t.Fatalf("source under test: %v", err)
+			}
+			if g.Len() != 0 {
+				t.Errorf("%s: %d rows, want none:\n%s", raw, g.Len(), Dump(t, g))
+			}
+		})
+	}
+}
+
+// runCoverage compares the sources' coverage of every account, when both
+// implement source.CoverageSource.
+func runCoverage(t *testing.T, want, got source.Source, accounts []ads.Account) {
+	w, ok1 := want.(source.CoverageSource)
+	g, ok2 := got.(source.CoverageSource)
+	if !ok1 || !ok2 {
+		return
+	}
+	t.Run("coverage", func(t *testing.T) {
+		ids := []string{"no-such-account"}
+		for _, a := range accounts {
+			ids = append(ids, a.AccountID)
+		}
+		a, err := w.Coverage(context.Background(), ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := g.Coverage(context.Background(), ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := fmt.Sprint(a), fmt.Sprint(b); x != y || len(a) == 0 {
+			t.Errorf("coverage differs:\nwant %s\ngot  %s", x, y)
+		}
+	})
 }
 
 func runCases(t *testing.T, want, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time, cases []Case) {

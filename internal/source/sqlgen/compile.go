@@ -154,6 +154,9 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 	reach, reachNotice := planReach(q, used)
 	if reachNotice != nil {
 		p.Notices = append(p.Notices, *reachNotice)
+		if err := unavailableFilters(q); err != nil {
+			return nil, err
+		}
 	}
 	if reach != nil {
 		p.Notices = append(p.Notices, reach.notices(q)...)
@@ -252,11 +255,15 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 			e = fmt.Sprintf("CASE WHEN r.reach > 0 THEN %s / r.reach END", sumRef("impressions"))
 		}
 		if f.Aggregation == catalog.NonAdditive && reach == nil {
-			continue // left out: not available for this query
+			if !keptEmpty(q, m) {
+				continue // left out: not available for this query
+			}
+			e = emptyMetric(d)
 		}
 		metricRef[m] = fmt.Sprintf("m%d", len(metricRef))
 		calc = append(calc, fmt.Sprintf("%s AS %s", e, metricRef[m]))
 	}
+	p.Notices = append(p.Notices, notReported(q, reach != nil)...)
 	for i, m := range sums {
 		calc = append(calc, fmt.Sprintf("g.s%d AS h_%s", i, m))
 	}
@@ -268,6 +275,9 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		calcFrom = d.JoinReach(agg, rsql, keys)
 	}
 	calcSQL := fmt.Sprintf("SELECT %s\n  FROM %s", strings.Join(calc, ", "), calcFrom)
+	if len(groups) == 0 {
+		calcSQL += "\n  WHERE " + noFactsNoRow()
+	}
 
 	// final: metric filters, count before limit, order, limit.
 	var having []string
@@ -303,7 +313,7 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		case catalog.Ratio:
 			c.Aggregation, c.Numerator, c.Denominator, c.Scale = fit.Ratio, f.Numerator, f.Denominator, f.Scale
 		case catalog.NonAdditive:
-			c.Aggregation = fit.NonAdditive
+			c.Aggregation, c.Numerator, c.Denominator, c.Scale = fit.NonAdditive, f.Numerator, f.Denominator, f.Scale
 		}
 		if f.Unit == catalog.Money {
 			c.Money, c.CurrencyColumn, c.Currency = true, currencyColumn, currency

@@ -50,8 +50,12 @@ func planReach(q *query.Query, used []string) (*reachPlan, *fit.Notice) {
 		return nil, nil
 	}
 	unavailable := func(why string) (*reachPlan, *fit.Notice) {
+		what := strings.Join(wanted, " and ") + " left out"
+		if onlyNonAdditive(q.Metrics) {
+			what = strings.Join(wanted, " and ") + map[bool]string{true: " is", false: " are"}[len(wanted) == 1] + " empty"
+		}
 		return nil, &fit.Notice{Type: "metric_unavailable_at_grain", Fields: wanted,
-			Detail: fmt.Sprintf("%s left out: %s", strings.Join(wanted, " and "), why)}
+			Detail: fmt.Sprintf("%s: %s", what, why)}
 	}
 	level := "account"
 	for _, d := range q.Dimensions {
@@ -102,10 +106,83 @@ func planReach(q *query.Query, used []string) (*reachPlan, *fit.Notice) {
 		case q.Start.Day() == 1 && q.End.Equal(q.Start.AddDate(0, 1, -1)):
 			rp.grain = fit.Monthly
 		default:
-			return unavailable("reach over an arbitrary date range is not stored (only per day, ISO week and calendar month); use time_granularity daily, weekly or monthly, or a date range of exactly one day, week or month")
+			return unavailable("reach over an arbitrary date range is not stored (only per day, ISO week and calendar month); use time_granularity daily, weekly or monthly, or a date range of exactly one day, week or month" + wholePeriods(q.Start, q.End))
 		}
 	}
 	return rp, nil
+}
+
+// wholePeriods names the stored periods inside [start, end] that could answer
+// reach instead of the whole range: "; inside 2026-01-07 … 2026-01-25 lie the
+// ISO weeks 2026-01-12 … 2026-01-25 (2 weeks) and no whole month".
+func wholePeriods(start, end time.Time) string {
+	span := func(g fit.Grain) string {
+		var first, last time.Time
+		n := 0
+		switch g {
+		case fit.Weekly:
+			first = nextMonday(start)
+			last = PeriodStart(fit.Weekly, end.AddDate(0, 0, 1)).AddDate(0, 0, -1)
+			n = int(last.Sub(first).Hours()/24+1) / 7
+		case fit.Monthly:
+			first = firstOfMonth(start)
+			if !first.Equal(start) {
+				first = first.AddDate(0, 1, 0)
+			}
+			last = firstOfMonth(end.AddDate(0, 0, 1)).AddDate(0, 0, -1)
+			for m := first; m.Before(last); m = m.AddDate(0, 1, 0) {
+				n++
+			}
+		}
+		unit := map[fit.Grain]string{fit.Weekly: "week", fit.Monthly: "month"}[g]
+		switch {
+		case n <= 0:
+			return "no whole " + map[fit.Grain]string{fit.Weekly: "ISO week", fit.Monthly: "calendar month"}[g]
+		case n == 1:
+			return fmt.Sprintf("the %s %s … %s", unit, first.Format(time.DateOnly), last.Format(time.DateOnly))
+		}
+		return fmt.Sprintf("the %d whole %ss %s … %s", n, unit, first.Format(time.DateOnly), last.Format(time.DateOnly))
+	}
+	return fmt.Sprintf("; inside %s … %s lie %s and %s", start.Format(time.DateOnly), end.Format(time.DateOnly), span(fit.Weekly), span(fit.Monthly))
+}
+
+// onlyNonAdditive says whether every requested metric is reach or frequency:
+// then, where they are unavailable, they are kept as empty columns so the
+// answer still has its rows (and a metric column to show them with).
+func onlyNonAdditive(metrics []string) bool {
+	return !slices.ContainsFunc(metrics, func(m string) bool {
+		return catalog.MustLookup(m).Aggregation != catalog.NonAdditive
+	})
+}
+
+// keptEmpty says whether metric m, unavailable for q, is kept as an empty
+// column rather than left out.
+func keptEmpty(q *query.Query, m string) bool {
+	return onlyNonAdditive(q.Metrics) && slices.Contains(q.Metrics, m)
+}
+
+// emptyMetric is an empty (NULL) metric value, typed as a double in every
+// dialect.
+func emptyMetric(d Dialect) string {
+	return "CASE WHEN 1 = 0 THEN " + d.Double("0") + " END"
+}
+
+// noFactsNoRow is the condition that keeps an aggregate without groups (the
+// total of everything selected) from answering one row of empty sums when
+// nothing was selected: no facts, no row.
+func noFactsNoRow() string { return "g.fact_rows > 0" }
+
+// unavailableFilters is the error for a metric filter on reach or frequency
+// when they are not available for the query.
+func unavailableFilters(q *query.Query) error {
+	for _, f := range q.Filters {
+		if f.Metric && catalog.MustLookup(f.Field).Aggregation == catalog.NonAdditive {
+			return &query.Error{Problems: []query.Problem{{Field: "filters", Value: f.Field,
+				Problem: "cannot filter on a metric that is not available for this query (see the notice on " + f.Field + ")",
+				Fix:     "remove the filter or ask at a grain where the metric is available"}}}
+		}
+	}
+	return nil
 }
 
 // nextMonday is t when t is a Monday, else the Monday after t.
@@ -117,19 +194,10 @@ func firstOfMonth(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 }
 
-// notices are what the reach plan tells the reader about rows left empty.
+// notices are what the reach plan tells the reader about rows left empty
+// (accounts whose platform reports no reach: see notReported).
 func (rp *reachPlan) notices(q *query.Query) []fit.Notice {
 	var out []fit.Notice
-	var without []string
-	for _, a := range q.Accounts {
-		if !catalog.MustLookup("reach").HasPlatform(a.Platform) && !slices.Contains(without, a.Platform) {
-			without = append(without, a.Platform)
-		}
-	}
-	if len(without) > 0 {
-		out = append(out, fit.Notice{Type: "metric_unavailable_at_grain", Fields: []string{"reach", "frequency"},
-			Detail: fmt.Sprintf("reach and frequency are empty for %s accounts: the platform does not report reach", strings.Join(without, ", "))})
-	}
 	if !rp.total && (rp.grain == fit.Weekly || rp.grain == fit.Monthly) && (!rp.first.Equal(PeriodStart(rp.grain, q.Start)) || rp.last.Before(PeriodStart(rp.grain, q.End))) {
 		out = append(out, fit.Notice{Type: "partial_period", Fields: []string{"reach", "frequency"},
 			Detail: fmt.Sprintf("reach and frequency are empty for the first or last %s because the date range covers only part of it, and reach is stored for whole periods", strings.TrimSuffix(string(rp.grain), "ly"))})
