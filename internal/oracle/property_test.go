@@ -837,6 +837,10 @@ func checkWarnings(d *Data, c *tcase) []string {
 			cls = "[no-rows-but-rows-qualify]"
 		case c.q.Filters != nil && slices.ContainsFunc(c.q.Filters, func(f Filter) bool { return f.Metric }):
 			cls = "[no-rows-metric-filter]"
+			if strings.Contains(c.meta.warning("no_rows").Detail, "metric filter") {
+				// The detail says the metric filters removed every row: only the type is reused.
+				cls = "[no-rows-type-for-metric-filter]"
+			}
 		case !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return m != "reach" && m != "frequency" }):
 			cls = "[no-rows-reach-only]"
 		}
