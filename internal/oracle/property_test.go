@@ -457,6 +457,8 @@ func checkRows(d *Data, c *tcase) []string {
 				}
 			}
 			switch {
+			case e.sel.curOnly > 0 && c.q.Limit > 0:
+				cls = "[limit-boundary-explicit-currency]"
 			case len(e.passedG.passed) == 0:
 				cls = "[row-for-no-data]"
 			case allEmpty:
@@ -513,6 +515,9 @@ func checkRows(d *Data, c *tcase) []string {
 				cls := "[value]"
 				if e.local {
 					cls = "[value-rollup]"
+				}
+				if e.sel.curOnly > 0 && c.q.Limit > 0 {
+					cls = "[limit-boundary-explicit-currency]"
 				}
 				if m == "reach" || m == "frequency" {
 					cls = "[value-reach]"
