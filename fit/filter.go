@@ -34,28 +34,36 @@ func (t *Table) Select(rows []int) *Table {
 	return out
 }
 
-// dropEmptyDimensionRows is step 1's filter: when the table has dimension
-// columns, rows whose dimension values are all empty belong to no row of the
-// breakdown (the source recorded activity without attributing it to any value of
-// those dimensions) and are removed. Emptiness is judged on the dimensions the
-// caller asked for: a currency column (the CurrencyColumn of a money column)
-// only says which unit the money is in, so it is ignored unless it is the only
-// dimension — the same rows are removed whether or not the accounts span
-// currencies. It returns the kept table, the removed rows' indexes and the names
-// of the dimensions judged.
-func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []string) {
-	var dims []*Column
+// JudgedDimensions are the columns step 1 judges when it decides whether a
+// row's dimensions are all empty: the visible dimensions, except unit columns
+// (Unit, or the CurrencyColumn of a money column) — a currency only says which
+// unit the money is in, so the same rows are removed whether or not the
+// accounts span currencies — unless they are the only dimensions, which are
+// then not judged at all. Sources that rank rows before fitting (a top-N in
+// SQL) use the same rule, so a row step 1 removes never takes a place.
+func JudgedDimensions(cols []*Column) []*Column {
 	units := map[string]bool{}
-	for _, c := range t.Columns {
+	for _, c := range cols {
 		if c.Role == RoleMetric && c.CurrencyColumn != "" {
 			units[c.CurrencyColumn] = true
 		}
 	}
-	for _, c := range t.Columns {
-		if c.Role == RoleDimension && !c.Hidden && !units[c.Name] {
+	var dims []*Column
+	for _, c := range cols {
+		if c.Role == RoleDimension && !c.Hidden && !c.Unit && !units[c.Name] {
 			dims = append(dims, c)
 		}
 	}
+	return dims
+}
+
+// dropEmptyDimensionRows is step 1's filter: when the table has dimension
+// columns, rows whose judged dimensions (JudgedDimensions) are all empty belong
+// to no row of the breakdown — the source recorded activity without attributing
+// it to any value of those dimensions — and are removed. It returns the kept
+// table, the removed rows' indexes and the names of the dimensions judged.
+func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []string) {
+	dims := JudgedDimensions(t.Columns)
 	if len(dims) == 0 {
 		return t, nil, nil
 	}

@@ -25,7 +25,9 @@ type Options struct {
 	// PartitionColumn names the column whose values get an all_zero_metrics
 	// warning when every metric of all their rows is zero (adsmcp: account_id).
 	// When the table has no such column, the whole table is one partition and
-	// PartitionKeys are the keys reported.
+	// PartitionKeys are the keys reported (none, when the caller cannot tell
+	// which partitions the rows come from). No warning is given for a
+	// Selection.
 	PartitionColumn string
 	PartitionKeys   []string
 	// ZeroDetail explains an all-zero partition to the user.
@@ -45,6 +47,10 @@ type Options struct {
 	// and a filter_at_coarser_grain warning says so. Suggestions stay at the
 	// requested grain, where they can be re-run exactly.
 	Selection string
+	// LimitPartition names the column within each of whose values the source
+	// applied a top-N limit (a limit per currency), so a suggested smaller limit
+	// counts its rows the same way.
+	LimitPartition string
 	// Sort is the order the caller asked for; every answer keeps it, at every
 	// grain (see SortRows).
 	Sort []SortKey
@@ -214,7 +220,13 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 			pluralRows(len(removed)), of, joinWords(judged, "and"), joinWords(judged, "or"))
 		meta.Optimizations = append(meta.Optimizations, o)
 	}
-	keys, whole := allZeroPartitions(kept, p.opt.PartitionColumn)
+	// All zero is judged on every row the source returned (removed rows carry
+	// metrics too), and never on a selection: rows chosen by a metric filter
+	// or a limit say nothing of what a partition holds.
+	if p.opt.Selection != "" {
+		return kept
+	}
+	keys, whole := allZeroPartitions(t, p.opt.PartitionColumn)
 	if whole {
 		keys = p.opt.PartitionKeys
 	}

@@ -73,7 +73,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		if q == nil {
 			return
 		}
-		if idx := rowsOf(v, n, p.opt.Start); idx != nil {
+		if idx := rowsOf(v, n, p.opt.Start, p.limitPartition(v.t)); idx != nil {
 			if rows = len(idx); rows == 0 {
 				return
 			}
@@ -85,7 +85,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		} else {
 			tokens += tokens / 5 // an estimate only: room for its error
 		}
-		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens)
+		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens-noticeRoom(p.opt.Budget))
 		if !ok {
 			return
 		}
@@ -96,9 +96,14 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		// The rows in hand are the first ones of a top-N: any other narrowing
 		// would select among rows never seen (a value's rows beyond the cut), so
 		// the only exact one is a smaller limit with the same sort.
-		if k, tokens := prefixThatFits(baseView, dataAvail); k > 0 && k < base.Len() {
-			add(fmt.Sprintf("The first %d rows in the same order (limit %d instead of %d), %s", k, k, base.Len(), baseView.grain),
-				Narrowing{Limit: k}, baseView, k, tokens)
+		part := p.limitPartition(base)
+		if k, rows, tokens := prefixThatFits(baseView, part, dataAvail); k > 0 && rows < base.Len() {
+			each := ""
+			if part != nil {
+				each = " of each " + part.Name
+			}
+			add(fmt.Sprintf("The first %d rows%s in the same order (limit %d), %s", k, each, k, baseView.grain),
+				Narrowing{Limit: k}, baseView, rows, tokens)
 		}
 		return out
 	}
@@ -196,6 +201,12 @@ func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, room int) (
 	return 0, false
 }
 
+// noticeRoom is what a suggested answer keeps free for warnings of its own
+// that this answer lacks (an account whose rows the narrower query filters
+// out, blank cells explained): the source's diagnosis of the narrower query
+// cannot be foreseen from the rows in hand.
+func noticeRoom(budget int) int { return max(48, budget/10) }
+
 // metaSlack covers what a suggested answer's _meta may add to this one's: an
 // elapsed time, a source call count, a removal count of more digits.
 const metaSlack = 24
@@ -219,14 +230,15 @@ func (p *pipeline) metaFloor(meta Meta, avail int) int {
 
 // rowsOf are the rows of view v a narrowing keeps, in order; nil when they are
 // not a subset of v's (fewer dimensions).
-func rowsOf(v *grainView, n Narrowing, start time.Time) []int {
+func rowsOf(v *grainView, n Narrowing, start time.Time, part *Column) []int {
 	if n.Dimensions != nil {
 		return nil
 	}
 	keep := func(int) bool { return true }
 	switch {
 	case n.Limit > 0:
-		keep = func(r int) bool { return r < n.Limit }
+		pos := limitPositions(v.t, part)
+		keep = func(r int) bool { return pos[r] < n.Limit }
 	case n.Field != "":
 		d := v.t.Column(n.Field)
 		if d == nil {
@@ -262,14 +274,61 @@ func rowsOf(v *grainView, n Narrowing, start time.Time) []int {
 	return idx
 }
 
-// prefixThatFits is the largest K such that the first K rows fit avail tokens.
-func prefixThatFits(v *grainView, avail int) (k, tokens int) {
+// limitPartition is the column within each of whose values a limit applies
+// (Options.LimitPartition), when the table has it.
+func (p *pipeline) limitPartition(t *Table) *Column {
+	if p.opt.LimitPartition == "" {
+		return nil
+	}
+	c := t.Column(p.opt.LimitPartition)
+	if c == nil || c.Role == RoleMetric {
+		return nil
+	}
+	return c
+}
+
+// limitPositions is each row's place (0-based) among the rows of its partition
+// (all rows when part is nil), in table order: a limit K keeps the rows whose
+// place is below K.
+func limitPositions(t *Table, part *Column) []int {
+	pos := make([]int, t.Len())
+	seen := map[string]int{}
+	for r := range pos {
+		key := ""
+		if part != nil {
+			key = part.Strings[r]
+		}
+		pos[r] = seen[key]
+		seen[key]++
+	}
+	return pos
+}
+
+// prefixThatFits is the largest K such that the first K rows (of each value
+// of part, when set) fit avail tokens, with how many rows that is.
+func prefixThatFits(v *grainView, part *Column, avail int) (k, rows, tokens int) {
+	pos := limitPositions(v.t, part)
+	byPlace := map[int][]int{} // place → rows at that place
+	for r, p := range pos {
+		byPlace[p] = append(byPlace[p], r)
+	}
 	tokens = v.header
-	for k < len(v.rows) && tokens+v.rows[k] <= avail {
-		tokens += v.rows[k]
+	for {
+		next := byPlace[k]
+		if len(next) == 0 {
+			return k, rows, tokens
+		}
+		cost := 0
+		for _, r := range next {
+			cost += v.rows[r]
+		}
+		if tokens+cost > avail {
+			return k, rows, tokens
+		}
+		tokens += cost
+		rows += len(next)
 		k++
 	}
-	return k, tokens
 }
 
 func (p *pipeline) view(t *Table) *grainView {
@@ -587,23 +646,25 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, i
 		return len(seen)
 	}
 	sort.SliceStable(dims, func(i, j int) bool { return width(dims[i]) < width(dims[j]) })
-	costs := baseView.rows
 	for keep := len(dims); keep >= 0; keep-- {
 		kept := dims[:keep]
-		groups := map[string]int{}
-		var b strings.Builder
-		for r := range base.Len() {
-			b.Reset()
-			for _, c := range kept {
-				fmt.Fprintf(&b, "%d:%s|", len(c.Strings[r]), c.Strings[r])
-			}
-			if _, ok := groups[b.String()]; !ok {
-				groups[b.String()] = costs[r]
+		// The totals by the kept dimensions, rolled up from the rows in hand,
+		// are what the narrower query answers: cost them as they will be
+		// written (sums have more digits than the rows they add up).
+		proj := &Table{Grain: base.Grain, RowsBeforeLimit: base.Len()}
+		for _, c := range base.Columns {
+			if c.Role != RoleDimension || c.Hidden || slices.Contains(kept, c) {
+				proj.Columns = append(proj.Columns, c)
 			}
 		}
-		tokens := 16 // header
-		for _, c := range groups {
-			tokens += c
+		rolled, dropped, err := Rollup(proj, Total)
+		if err != nil {
+			continue // e.g. a money column whose currency column was dropped
+		}
+		header, costs := rowCosts(rolled, p.opt.Counter)
+		tokens := header
+		for _, c := range costs {
+			tokens += c + 2*len(dropped) // a non-additive cell: empty or a count
 		}
 		if tokens <= avail {
 			names := []string{}
@@ -612,7 +673,7 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, i
 					names = append(names, c.Name)
 				}
 			}
-			return Narrowing{Grain: Total, Dimensions: names}, len(groups), tokens, true
+			return Narrowing{Grain: Total, Dimensions: names}, rolled.Len(), tokens, true
 		}
 	}
 	return Narrowing{}, 0, 0, false

@@ -110,6 +110,10 @@ type Column struct {
 	Money          bool
 	Currency       string
 	CurrencyColumn string
+	// Unit marks a dimension that says which unit other columns are in (a
+	// currency column), not a breakdown: step 1 does not judge it when it
+	// decides whether a row's dimensions are all empty (see JudgedDimensions).
+	Unit bool
 	// Hidden columns are carried for exact roll-ups (the parts of a ratio nobody
 	// asked for) and never shown to the model.
 	Hidden bool

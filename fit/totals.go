@@ -62,6 +62,16 @@ func totalsOf(t *Table, rows []int) []Totals {
 			}
 		}
 	}
+	if currency == nil && fixed == "" {
+		// No money summed, but rows may still be in several currencies (a
+		// currency column asked for): totals stay per currency all the same.
+		for _, c := range t.Columns {
+			if c.Role == RoleDimension && c.Unit {
+				currency = c
+				break
+			}
+		}
+	}
 	if len(rows) == 0 {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -102,9 +103,11 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
 	}
-	tab.Notices = append(tab.Notices, e.diagnose(ctx, q, tab)...)
+	notices, withData := e.diagnose(ctx, q, tab)
+	tab.Notices = append(tab.Notices, notices...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
 	opts := e.fitOptions(q, b, started, req)
+	opts.PartitionKeys, opts.ZeroDetail = zeroWarning(q, withData)
 	opts.SourceCallsSoFar = calls.N
 	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
@@ -155,6 +158,7 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		PartitionKeys:   q.AccountIDs(),
 		ZeroDetail:      ZeroDetail,
 		Selection:       selectionOf(q),
+		LimitPartition:  limitPartition(q),
 		Sort:            sortKeys(q),
 		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
 			req.progress("too large at %s; asking the source at %s grain", q.Grain, g)
@@ -173,6 +177,42 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Operators:     opNames(),
 		Suggest:       func(n fit.Narrowing) any { return Narrow(q, n) },
 	}
+}
+
+// zeroWarning is what an all_zero_metrics warning says and, when the answer has
+// no account_id column, which accounts it names. An account whose every metric
+// is zero in a healthy connection points at the token's scopes — but only
+// when nothing narrowed the rows: with dimension filters, zeros are what the
+// filtered rows hold, and no account can be named (the rows do not say which
+// accounts they come from).
+func zeroWarning(q *query.Query, withData []string) (keys []string, detail string) {
+	var dims []query.Filter
+	for _, f := range q.Filters {
+		if !f.Metric {
+			dims = append(dims, f)
+		}
+	}
+	if len(dims) > 0 {
+		return nil, "the rows that match " + filterText("the filters ", dims) + " have no activity; report zeros for them. This alone does not show a permissions problem"
+	}
+	// Only accounts whose platform reports one of the metrics can be all zero:
+	// a Google account's reach is empty, not zero.
+	for _, id := range withData {
+		i := slices.IndexFunc(q.Accounts, func(a ads.Account) bool { return a.AccountID == id })
+		if i >= 0 && slices.ContainsFunc(q.Metrics, func(m string) bool { return catalog.MustLookup(m).HasPlatform(q.Accounts[i].Platform) }) {
+			keys = append(keys, id)
+		}
+	}
+	return keys, ZeroDetail
+}
+
+// limitPartition is the column a limit applies within: currency, when money
+// is ranked over several currencies.
+func limitPartition(q *query.Query) string {
+	if q.LimitPerCurrency {
+		return "currency"
+	}
+	return ""
 }
 
 // selectionOf describes, for the reader, how the rows were selected at the

@@ -24,9 +24,18 @@ import (
 // the query, the table and, where the source offers it, each account's data
 // coverage (source.CoverageSource) — never guessed.
 
-// diagnose returns the notices explaining tab, the source's answer to q.
-func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table) []fit.Notice {
+// diagnose returns the notices explaining tab, the source's answer to q, and
+// the accounts that have data in q's range (all of them when the source cannot
+// say).
+func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table) ([]fit.Notice, []string) {
 	cov := e.coverage(ctx, q)
+	var withData []string
+	outs := outside(q, cov)
+	for _, a := range q.Accounts {
+		if !slices.ContainsFunc(outs, func(o ads.Account) bool { return o.AccountID == a.AccountID }) {
+			withData = append(withData, a.AccountID)
+		}
+	}
 	var out []fit.Notice
 	if tab.Len() == 0 {
 		out = append(out, e.noRows(ctx, q, cov))
@@ -34,7 +43,7 @@ func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table) [
 		out = append(out, accountNotices(q, tab, cov)...)
 		out = append(out, emptyValues(q, tab)...)
 	}
-	return append(out, fractionFilters(q)...)
+	return append(out, fractionFilters(q)...), withData
 }
 
 // coverage is each queried account's data coverage, or nil when the source
@@ -133,6 +142,9 @@ func outside(q *query.Query, cov map[string]source.Coverage) []ads.Account {
 // user there is no data.
 func (e *Engine) noRows(ctx context.Context, q *query.Query, cov map[string]source.Coverage) fit.Notice {
 	notice := func(detail string) fit.Notice { return fit.Notice{Type: "no_rows", Detail: detail} }
+	// Rows exist, but no aggregated row passes the metric filters: that is not
+	// "no data", and has a type of its own.
+	nonePassed := func(detail string) fit.Notice { return fit.Notice{Type: "no_rows_pass_metric_filters", Detail: detail} }
 	if out := outside(q, cov); len(out) == len(q.Accounts) {
 		return notice(fmt.Sprintf("No data: %s; nothing in %s. Tell the user there is no data for this period (not zero spend)%s.",
 			whereAll(out, cov), rangeText(q), laterHint(q, cov)))
@@ -146,7 +158,7 @@ func (e *Engine) noRows(ctx context.Context, q *query.Query, cov map[string]sour
 		}
 	}
 	if len(metricFilters) > 0 && e.hasFacts(ctx, q, dimFilters) {
-		return notice(fmt.Sprintf("Nothing passed the metric filters: the accounts have data in %s%s, but no row %s has %s "+
+		return nonePassed(fmt.Sprintf("Nothing passed the metric filters: the accounts have data in %s%s, but no row %s has %s "+
 			"(metric filters apply to each aggregated row). Tell the user no row meets the condition, not that there is no data.",
 			rangeText(q), filterText(" matching ", dimFilters), rowsText(q), filterText("", metricFilters)))
 	}

@@ -62,12 +62,14 @@ func TestNoRowsSaysWhereTheDataIs(t *testing.T) {
 	noWarning(t, res, "all_zero_metrics")
 }
 
-// Empty because of the filters, not the data: no_rows says which filters,
-// and that the accounts do have data.
+// Empty because of the filters, not the data: the warning says which filters,
+// and that the accounts do have data. Rows that exist but fail the metric
+// filters are not "no data": they have a type of their own.
 func TestNoRowsBlamesTheFilters(t *testing.T) {
 	e := engine(t)
 	res := ask(t, e, "", 0, `{"account_ids":["act_1015823746512093"],"date_preset":"last_30d","dimensions":["campaign_name"],"metrics":["spend"],"filters":[{"field":"spend","operator":">","value":10000000}]}`)
-	wantWarning(t, res, "no_rows", "Nothing passed the metric filters", "per campaign_name has spend GREATER_THAN 10000000")
+	wantWarning(t, res, "no_rows_pass_metric_filters", "Nothing passed the metric filters", "per campaign_name has spend GREATER_THAN 10000000")
+	noWarning(t, res, "no_rows")
 	res = ask(t, e, "", 0, `{"account_ids":["act_1015823746512093"],"date_preset":"last_30d","metrics":["spend"],"filters":[{"field":"campaign_name","operator":"EQUALS","value":"no such campaign"}]}`)
 	wantWarning(t, res, "no_rows", `Nothing matched the filters campaign_name EQUALS "no such campaign"`, "have data")
 }

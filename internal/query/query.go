@@ -155,7 +155,8 @@ var symbols = map[Operator]string{
 	StartsWith: "starts with",
 }
 
-// String is the filter as a reader writes it: "spend > 30", "ctr between 1 and 2".
+// String is the filter as a reader writes it: "spend > 30", "ctr between 1 and
+// 2", "clicks in (1, 2, 3, … 40 values)" — short enough for any warning.
 func (f Filter) String() string {
 	vals := make([]string, len(f.Values))
 	for i, v := range f.Values {
@@ -165,6 +166,9 @@ func (f Filter) String() string {
 	case Between:
 		return fmt.Sprintf("%s between %s and %s", f.Field, vals[0], vals[1])
 	case In, NotIn:
+		if len(vals) > 3 { // a list of up to 1,000: enough to recognize it
+			vals = append(vals[:3], fmt.Sprintf("… %d values", len(f.Values)))
+		}
 		return fmt.Sprintf("%s %s (%s)", f.Field, symbols[f.Operator], strings.Join(vals, ", "))
 	}
 	return fmt.Sprintf("%s %s %s", f.Field, symbols[f.Operator], strings.Join(vals, ", "))

@@ -301,7 +301,9 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 	}
 	for i, dim := range q.Dimensions {
 		out = append(out, fmt.Sprintf("d%d", i))
-		p.Columns = append(p.Columns, &fit.Column{Name: dim, Role: fit.RoleDimension})
+		// The currency column says which unit money is in: never a breakdown
+		// step 1 judges.
+		p.Columns = append(p.Columns, &fit.Column{Name: dim, Role: fit.RoleDimension, Unit: dim == "currency"})
 	}
 	currencyColumn, currency := currencyOf(q)
 	addMetric := func(m string, ref string, hidden bool) {

@@ -45,22 +45,12 @@ func limitSQL(b *builder, q *query.Query, p *Plan, out []string, calcSQL, where 
 		strings.Join(out, ", "), ranked, b.param(q.Limit), order)
 }
 
-// emptyFlag is the SQL expression that is 1 when every dimension the caller
-// asked for is empty — the rows fit's step 1 removes (see fit's
-// dropEmptyDimensionRows: a currency column that is the unit of money columns
-// is not judged) — else 0.
+// emptyFlag is the SQL expression that is 1 when every dimension fit's step 1
+// judges is empty (fit.JudgedDimensions: the rows it removes), else 0.
 func emptyFlag(q *query.Query, p *Plan) string {
-	unit := map[string]bool{}
-	for _, c := range p.Columns {
-		if c.CurrencyColumn != "" {
-			unit[c.CurrencyColumn] = true
-		}
-	}
 	var conds []string
-	for i, d := range q.Dimensions {
-		if !unit[d] {
-			conds = append(conds, fmt.Sprintf("coalesce(d%d, '') = ''", i))
-		}
+	for _, c := range fit.JudgedDimensions(p.Columns) {
+		conds = append(conds, fmt.Sprintf("coalesce(d%d, '') = ''", slices.Index(q.Dimensions, c.Name)))
 	}
 	if len(conds) == 0 {
 		return "0"
