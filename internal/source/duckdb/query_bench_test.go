@@ -97,3 +97,21 @@ func BenchmarkBaselineFullScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTopNQuery: the flagship query as a top-N — the 50 campaign-days
+// with the most spend. The limit ranks in SQL (ROW_NUMBER) so that rows with
+// no campaign take no place in the top N (sqlgen's limitSQL).
+func BenchmarkTopNQuery(b *testing.B) {
+	src := openBenchSource(b)
+	accounts, _ := src.Accounts(context.Background())
+	ids := ""
+	for i, a := range accounts[:10] {
+		if i > 0 {
+			ids += ","
+		}
+		ids += `"` + a.AccountID + `"`
+	}
+	benchQuery(b, `{"account_ids":[`+ids+`],"date_preset":"last_90d","dimensions":["campaign_name"],
+		"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily",
+		"sort":[{"field":"spend","direction":"desc"}],"limit":50}`)
+}
