@@ -43,6 +43,11 @@ var Cases = []Case{
 	{"starts with, any case", `{"account_ids":$ALL,"date_preset":"last_90d","dimensions":["currency","campaign_name"],"metrics":["spend","cpc"],"filters":[{"field":"campaign_name","operator":"STARTS_WITH","value":"bRaNd"}]}`},
 	{"ad names starting with", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","ad_name"],"metrics":["clicks","ctr"],"filters":[{"field":"ad_name","operator":"STARTS_WITH","value":"rsa - "}],"sort":[{"field":"clicks","direction":"desc"}],"limit":15}`},
 	{"contains and not contains", `{"account_ids":$USD,"date_preset":"last_90d","dimensions":["ad_name"],"metrics":["spend"],"filters":[{"field":"adset_name","operator":"CONTAINS","value":"A"},{"field":"publisher_platform","operator":"NOT_CONTAINS","value":"NETWORK"}],"sort":[{"field":"ad_name"}],"limit":20}`},
+	// Issue 12: a row with every asked-for dimension empty takes no place in
+	// the top N (and comes after it); money ranked within each currency.
+	{"limit over unattributed rows", `{"account_ids":$USD,"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend"],"sort":[{"field":"spend","direction":"asc"}],"limit":4}`},
+	{"limit within each currency", `{"account_ids":$ALL,"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","clicks"],"sort":[{"field":"spend","direction":"desc"}],"limit":3}`},
+	{"limit within each currency, daily", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["ad_name"],"metrics":["cpc"],"sort":[{"field":"cpc","direction":"asc"}],"limit":2,"time_granularity":"daily"}`},
 	{"reach weekly per account", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-04"},"dimensions":["account_id"],"metrics":["reach","impressions","frequency"],"time_granularity":"weekly"}`},
 	{"reach monthly per campaign", `{"account_ids":$META,"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["campaign_name"],"metrics":["reach","frequency","spend"],"time_granularity":"monthly"}`},
 	{"reach daily filtered", `{"account_ids":$META,"date_range":{"start":"2026-02-01","end":"2026-02-07"},"dimensions":["account_name"],"metrics":["reach","frequency"],"filters":[{"field":"reach","operator":"GREATER_THAN","value":5}],"time_granularity":"daily"}`},
