@@ -128,8 +128,14 @@ func errorOf(t testing.TB, res *mcp.CallToolResult, typ string) map[string]any {
 }
 
 func hasOptimization(meta map[string]any, typ string) map[string]any {
-	opts, _ := meta["optimizations_applied"].([]any)
-	for _, o := range opts {
+	return entryOf(meta, "optimizations_applied", typ)
+}
+
+// entryOf is the first entry of _meta's list key (warnings,
+// optimizations_applied) of this type, or nil.
+func entryOf(meta map[string]any, key, typ string) map[string]any {
+	list, _ := meta[key].([]any)
+	for _, o := range list {
 		if m, ok := o.(map[string]any); ok && m["type"] == typ {
 			return m
 		}

@@ -82,13 +82,7 @@ func sum(t *testing.T, vals []string) float64 {
 }
 
 func hasWarningType(meta map[string]any, typ string) map[string]any {
-	ws, _ := meta["warnings"].([]any)
-	for _, w := range ws {
-		if m, ok := w.(map[string]any); ok && m["type"] == typ {
-			return m
-		}
-	}
-	return nil
+	return entryOf(meta, "warnings", typ)
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 0.005+1e-9*math.Abs(b) }

@@ -116,33 +116,23 @@ func (s *sink) str(v string) string {
 
 func (s *sink) Dataset(key, value string) error { return nil }
 func (s *sink) Account(a ads.Account) error {
-	if _, ok := s.d.Accounts[a.AccountID]; ok {
-		s.d.Duplicates++
-	}
-	s.d.Accounts[a.AccountID] = a
-	return nil
+	return put(s.d.Accounts, a.AccountID, a, &s.d.Duplicates)
 }
 func (s *sink) Campaign(c ads.Campaign) error {
-	if _, ok := s.d.Campaigns[c.CampaignID]; ok {
-		s.d.Duplicates++
+	return put(s.d.Campaigns, c.CampaignID, c, &s.d.Duplicates)
+}
+func (s *sink) AdSet(a ads.AdSet) error { return put(s.d.AdSets, a.AdSetID, a, &s.d.Duplicates) }
+func (s *sink) Ad(a ads.Ad) error       { return put(s.d.Ads, a.AdID, a, &s.d.Duplicates) }
+
+// put stores v under k, counting a key seen twice.
+func put[V any](m map[string]V, k string, v V, dups *int) error {
+	if _, ok := m[k]; ok {
+		*dups++
 	}
-	s.d.Campaigns[c.CampaignID] = c
+	m[k] = v
 	return nil
 }
-func (s *sink) AdSet(a ads.AdSet) error {
-	if _, ok := s.d.AdSets[a.AdSetID]; ok {
-		s.d.Duplicates++
-	}
-	s.d.AdSets[a.AdSetID] = a
-	return nil
-}
-func (s *sink) Ad(a ads.Ad) error {
-	if _, ok := s.d.Ads[a.AdID]; ok {
-		s.d.Duplicates++
-	}
-	s.d.Ads[a.AdID] = a
-	return nil
-}
+
 func (s *sink) Fact(f *ads.Fact) error {
 	a := s.d.Accounts[f.AccountID]
 	var x Fact

@@ -44,7 +44,7 @@ const calls = {
   too_many: ["query", { metrics: ["spend"], ...when(30, "last_30d") }],
   invalid: ["query", { metrics: ["spnd"], platforms: ["meta_ads"], time_granularity: "hourly" }],
   // Daily rows per campaign over 90 days: large enough that small budgets must coarsen.
-  big: ["query", { metrics: ["spend", "clicks"], dimensions: ["campaign_name"], platforms: ["meta_ads"], time_granularity: "daily", ...when(90, "last_90d") }],
+  big: ["query", { metrics: ["spend", "clicks", "ctr"], dimensions: ["campaign_name"], platforms: ["meta_ads"], time_granularity: "daily", ...when(90, "last_90d") }],
 };
 
 const transport = opts.url

@@ -91,18 +91,26 @@ func Run(t *testing.T, want, got source.Source, now time.Time) {
 	runCoverage(t, want, got, accounts)
 }
 
+// caseQuery is a case's arguments with the account lists filled in, and the
+// query they normalize to.
+func caseQuery(t *testing.T, c Case, accounts []ads.Account, lists map[string]string, now time.Time) (string, *query.Query) {
+	t.Helper()
+	raw := c.Args
+	for k, v := range lists {
+		raw = strings.ReplaceAll(raw, k, v)
+	}
+	q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatalf("normalize: %v", err)
+	}
+	return raw, q
+}
+
 func runEmpty(t *testing.T, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time, cases []Case) {
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			raw := c.Args
-			for k, v := range lists {
-				raw = strings.ReplaceAll(raw, k, v)
-			}
-			q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return now }})
-			if err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
+			raw, q := caseQuery(t, c, accounts, lists, now)
 			g, err := got.Query(ctx, q)
 			if err != nil {
 				t.Fatalf("source under test: %v", err)
@@ -145,14 +153,7 @@ func runCases(t *testing.T, want, got source.Source, accounts []ads.Account, lis
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			raw := c.Args
-			for k, v := range lists {
-				raw = strings.ReplaceAll(raw, k, v)
-			}
-			q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return now }})
-			if err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
+			raw, q := caseQuery(t, c, accounts, lists, now)
 			w, err := want.Query(ctx, clone(q))
 			if err != nil {
 				t.Fatalf("reference source: %v", err)
