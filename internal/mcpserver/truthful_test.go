@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -247,5 +248,89 @@ func TestRowAccountingOnRequery(t *testing.T) {
 	if gc["rows_before"] != left || gc["rows_after"] != meta["returned_rows"] {
 		t.Errorf("original %v − removed = %v, rows_before %v; rows_after %v, returned %v",
 			meta["original_rows"], left, gc["rows_before"], gc["rows_after"], meta["returned_rows"])
+	}
+}
+
+// Class 7: a placement named as a platform answers that placement inside its
+// platform, never the whole platform.
+func TestPlacementIsNotAPlatform(t *testing.T) {
+	meta, recs := answerCSV(t, `{"platforms":["Instagram"],`+quarter+`,"dimensions":["currency"],"metrics":["spend"]}`)
+	if hasOptimization(meta, "publisher_platform_filter") == nil {
+		t.Errorf("no publisher_platform_filter change: %v", meta["optimizations_applied"])
+	}
+	cur, spend := column(t, recs, "currency"), column(t, recs, "spend")
+	for i, c := range cur {
+		want := truth(t, `SELECT sum(f.spend_micros) / 1e6 FROM facts f JOIN accounts a ON a.account_id = f.account_id
+			WHERE a.platform = 'meta_ads' AND a.currency = ? AND f.publisher_platform = 'instagram' AND `+quarterQ, c)
+		all := truth(t, `SELECT sum(f.spend_micros) / 1e6 FROM facts f JOIN accounts a ON a.account_id = f.account_id
+			WHERE a.platform = 'meta_ads' AND a.currency = ? AND `+quarterQ, c)
+		if got := sum(t, spend[i:i+1]); !near(got, want) || got >= all {
+			t.Errorf("%s: Instagram spend %.2f, truth %.2f (all of Meta %.2f)", c, got, want, all)
+		}
+	}
+}
+
+// Class 9: every answer fits its budget by exact o200k count, whatever the
+// arguments, and an empty result is never a data_too_large.
+func TestLongInListFitsAndEmptyIsNotASummary(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-code")
+	var names []string
+	for i := range 1000 {
+		names = append(names, `"A campaign name nobody uses, long as the names agencies write: Prospecting - US - Lookalike 1% - Purchasers 180d - Broad - Advantage+ - number `+strconv.Itoa(i)+`"`)
+	}
+	args := `{"account_ids":["` + usdMeta + `","` + usdMeta2 + `"],` + quarter + `,"dimensions":["campaign_name"],"metrics":["spend"],` +
+		`"time_granularity":"daily","filters":[{"field":"campaign_name","operator":"IN","value":[` + strings.Join(names, ",") + `]}]}`
+	res := call(t, cs, "query", args)
+	b := texts(t, res)
+	n := 0
+	for _, block := range b {
+		n += fit.NewO200k().Exact(block)
+	}
+	if n > 21250 {
+		t.Errorf("%d o200k tokens for claude-code's 21,250", n)
+	}
+	if res.IsError || len(b) != 2 || object(t, b[0])["type"] != nil {
+		t.Fatalf("an empty result must answer _meta and the CSV header, got isError=%v:\n%.500s", res.IsError, b[0])
+	}
+	if hasWarningType(metaOf(t, b[0]), "no_rows") == nil {
+		t.Errorf("no no_rows warning: %.800s", b[0])
+	}
+}
+
+// Class 8: a data_too_large suggestion keeps the caller's token_budget and
+// re-runs at the rows and grain it promises, within the budget.
+func TestSuggestionsRerunExactly(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-code")
+	args := `{"platforms":["meta_ads"],` + quarter + `,"dimensions":["ad_name","device"],"metrics":["spend","clicks"],"time_granularity":"daily","token_budget":2500}`
+	b := texts(t, call(t, cs, "query", args))
+	body := object(t, b[0])
+	if body["type"] != "data_too_large" {
+		t.Fatalf("want data_too_large, got %.300s", b[0])
+	}
+	sugg, _ := body["requery_instructions"].(map[string]any)["suggestions"].([]any)
+	if len(sugg) == 0 {
+		t.Fatal("no suggestion")
+	}
+	for _, s := range sugg {
+		s := s.(map[string]any)
+		q := s["query"].(map[string]any)
+		if q["token_budget"] != 2500.0 {
+			t.Errorf("%q: token_budget %v, want the caller's 2500", s["description"], q["token_budget"])
+		}
+		raw, _ := jsonMarshal(q)
+		rb := texts(t, call(t, cs, "query", string(raw)))
+		if len(rb) != 2 {
+			t.Errorf("%q re-run: not CSV: %.300s", s["description"], rb[0])
+			continue
+		}
+		m := metaOf(t, rb[0])
+		grain := q["time_granularity"]
+		if m["returned_rows"] != s["expected_rows"] || m["time_granularity"].(map[string]any)["returned"] != grain {
+			t.Errorf("%q: promised %v rows at %v, got %v at %v", s["description"], s["expected_rows"], grain,
+				m["returned_rows"], m["time_granularity"])
+		}
+		if n := fit.NewO200k().Exact(rb[0]) + fit.NewO200k().Exact(rb[1]); n > 2125 { // 2,500 less claude-code's margin
+			t.Errorf("%q: %d tokens for a budget of 2,125", s["description"], n)
+		}
 	}
 }
