@@ -85,7 +85,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		} else {
 			tokens += tokens / 5 // an estimate only: room for its error
 		}
-		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens-noticeRoom(p.opt.Budget))
+		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens)
 		if !ok {
 			return
 		}
@@ -185,20 +185,28 @@ func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
 }
 
 // answerMetaTokens estimates the _meta of a suggestion's answer at the first
-// echo level the pipeline would keep with room tokens left for it; false when
-// even the shortest does not fit.
+// echo level the pipeline will keep with room tokens left for it (the full
+// echo when it fits, as the answer will have it); false when no level leaves
+// noticeRoom free — the answer could not take a warning of its own and still
+// fit (the pipeline would shorten the echo then: some level must allow it).
 func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, room int) (int, bool) {
 	m := p.suggestedMeta(meta, q, g, rows)
+	estimate, headroom := -1, false
 	for _, level := range p.echoLevels(q) {
 		b, err := marshalMeta(level(m))
 		if err != nil {
 			return 0, false
 		}
-		if n := p.opt.Counter.Exact(b) + metaSlack; n <= room {
-			return n, true
+		n := p.opt.Counter.Exact(b) + metaSlack
+		if n <= room && estimate < 0 {
+			estimate = n
+		}
+		if n+noticeRoom(p.opt.Budget) <= room {
+			headroom = true
+			break
 		}
 	}
-	return 0, false
+	return estimate, estimate >= 0 && headroom
 }
 
 // noticeRoom is what a suggested answer keeps free for warnings of its own
