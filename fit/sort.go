@@ -39,7 +39,7 @@ func SortRows(t *Table, keys []SortKey) *Table {
 	}
 	for _, k := range keys {
 		c := t.Column(k.Column)
-		if c == nil && timeCol != nil && isTimeColumnName(k.Column) {
+		if c == nil && timeCol != nil && IsTimeColumn(k.Column) {
 			c = timeCol // a sort on "date" holds for the week or month it rolled up into
 		}
 		use(c, k.Desc)
@@ -92,7 +92,9 @@ func SortRows(t *Table, keys []SortKey) *Table {
 	return t.Select(order)
 }
 
-func isTimeColumnName(name string) bool {
+// IsTimeColumn reports whether name is the time column of some grain (date,
+// week, month): a sort on it holds on whichever time column an answer has.
+func IsTimeColumn(name string) bool {
 	for _, g := range Grains {
 		if g != Total && g.TimeColumn() == name {
 			return true

@@ -234,7 +234,11 @@ func selectionOf(q *query.Query) string {
 			}
 			keys = append(keys, k.Field+" "+dir)
 		}
-		parts = append(parts, fmt.Sprintf("limit %d (sort %s)", q.Limit, strings.Join(keys, ", ")))
+		within := ""
+		if q.LimitPerCurrency {
+			within = " within each currency"
+		}
+		parts = append(parts, fmt.Sprintf("limit %d%s (sort %s)", q.Limit, within, strings.Join(keys, ", ")))
 	}
 	return strings.Join(parts, " and ")
 }

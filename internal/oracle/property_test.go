@@ -682,8 +682,9 @@ func checkOrder(d *Data, c *tcase) []string {
 		for _, r := range t.rows {
 			curs[r[ci]] = true
 		}
-		if len(curs) > 1 && (len(c.q.Sort) == 0 || c.q.Sort[0].Field != "currency" || c.q.Sort[0].Desc) {
-			p = append(p, fmt.Sprintf("[currency-sort] sort on money over %d currencies, but _meta.query.sort does not start with currency asc: %v", len(curs), c.q.Sort))
+		// currency first, in the caller's direction when they gave one.
+		if len(curs) > 1 && (len(c.q.Sort) == 0 || c.q.Sort[0].Field != "currency") {
+			p = append(p, fmt.Sprintf("[currency-sort] sort on money over %d currencies, but _meta.query.sort does not start with currency: %v", len(curs), c.q.Sort))
 		}
 	}
 	for i := 1; i < len(t.rows); i++ {

@@ -376,7 +376,9 @@ func orderBy(d Dialect, q *query.Query, metricRef map[string]string) []string {
 	var keys []string
 	seen := map[string]bool{}
 	ref := func(field string) string {
-		if field == q.Grain.TimeColumn() && field != "" {
+		// A sort on the time column holds at any grain: a query re-asked at a
+		// coarser grain keeps the caller's sort on "week" as a sort on "month".
+		if q.Grain != fit.Total && fit.IsTimeColumn(field) {
 			return "p"
 		}
 		if i := slices.Index(q.Dimensions, field); i >= 0 {
