@@ -294,11 +294,15 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		// The answer is now the re-query's rows: what step 1 removed from them is
 		// what they leave out. The requested grain's removal still counts rows
 		// (row accounting), but its totals would be counted twice.
+		var judged []string
+		for _, c := range JudgedDimensions(base.Columns) {
+			judged = append(judged, c.Name)
+		}
 		for i, o := range meta.Optimizations {
 			if o.Type == "validation_filter" && o.Grain == "" {
 				o.RemovedTotals = nil
-				o.Detail = fmt.Sprintf("Removed %s at %s grain with no value for any dimension, before the answer was asked again at %s grain; what the returned rows leave out is in the re-query's validation_filter",
-					pluralRows(o.RowsRemoved), from, g)
+				o.Detail = fmt.Sprintf("Removed %s at %s grain with no %s, before the answer was asked again at %s grain; what the returned rows leave out is in the re-query's validation_filter",
+					pluralRows(o.RowsRemoved), from, joinWords(judged, "and"), g)
 				meta.Optimizations[i] = o
 			}
 		}
