@@ -25,14 +25,14 @@ func (t Totals) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
 	if t.Currency != "" {
 		b = append(b, `"currency":`...)
-		b = strconv.AppendQuote(b, t.Currency)
+		b = appendJSON(b, t.Currency)
 		b = append(b, ',')
 	}
 	b = append(b, `"rows":`...)
 	b = strconv.AppendInt(b, int64(t.Rows), 10)
 	for i, m := range t.Metrics {
 		b = append(b, ',')
-		b = strconv.AppendQuote(b, m)
+		b = appendJSON(b, m)
 		b = append(b, ':')
 		decimals := -1
 		if t.Money[i] {

@@ -193,7 +193,7 @@ func zeroWarning(q *query.Query, withData []string) (keys []string, detail strin
 		}
 	}
 	if len(dims) > 0 {
-		return nil, "the rows that match " + filterText("the filters ", dims) + " have no activity; report zeros for them. This alone does not show a permissions problem"
+		return nil, "the rows that match " + filterText("the filters ", dims) + " have zero for every metric asked; report zeros for them. This alone does not show a permissions problem"
 	}
 	// Only accounts whose platform reports one of the metrics can be all zero:
 	// a Google account's reach is empty, not zero.

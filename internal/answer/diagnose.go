@@ -234,20 +234,7 @@ func filterText(prefix string, fs []query.Filter) string {
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		vals := make([]string, len(f.Values))
-		for j, v := range f.Values {
-			if s, ok := v.(string); ok {
-				vals[j] = strconv.Quote(s)
-			} else if x, ok := v.(float64); ok {
-				vals[j] = strconv.FormatFloat(x, 'f', -1, 64)
-			} else {
-				vals[j] = fmt.Sprint(v)
-			}
-		}
-		if len(vals) > 3 {
-			vals = append(vals[:3], fmt.Sprintf("… (%d values)", len(f.Values)))
-		}
-		parts[i] = fmt.Sprintf("%s %s %s", f.Field, f.Operator, strings.Join(vals, ", "))
+		parts[i] = f.String()
 	}
 	return prefix + strings.Join(parts, " and ")
 }

@@ -68,10 +68,10 @@ func TestNoRowsSaysWhereTheDataIs(t *testing.T) {
 func TestNoRowsBlamesTheFilters(t *testing.T) {
 	e := engine(t)
 	res := ask(t, e, "", 0, `{"account_ids":["act_1015823746512093"],"date_preset":"last_30d","dimensions":["campaign_name"],"metrics":["spend"],"filters":[{"field":"spend","operator":">","value":10000000}]}`)
-	wantWarning(t, res, "no_rows_pass_metric_filters", "Nothing passed the metric filters", "per campaign_name has spend GREATER_THAN 10000000")
+	wantWarning(t, res, "no_rows_pass_metric_filters", "Nothing passed the metric filters", "per campaign_name has spend > 10000000")
 	noWarning(t, res, "no_rows")
 	res = ask(t, e, "", 0, `{"account_ids":["act_1015823746512093"],"date_preset":"last_30d","metrics":["spend"],"filters":[{"field":"campaign_name","operator":"EQUALS","value":"no such campaign"}]}`)
-	wantWarning(t, res, "no_rows", `Nothing matched the filters campaign_name EQUALS "no such campaign"`, "have data")
+	wantWarning(t, res, "no_rows", `Nothing matched the filters campaign_name = "no such campaign"`, "have data")
 }
 
 // Reach over an arbitrary range: the other metrics answer, reach is
@@ -115,7 +115,7 @@ func TestClosedAccountIsNamed(t *testing.T) {
 	noWarning(t, res, "account_no_rows")
 	// An account with data in the range but none matching the filters.
 	res = ask(t, e, "", 0, `{"account_ids":["act_1015823746512093","482-915-3307"],"date_preset":"last_30d","dimensions":["account_id"],"metrics":["spend"],"filters":[{"field":"publisher_platform","operator":"EQUALS","value":"instagram"}]}`)
-	wantWarning(t, res, "account_no_rows", `"Lumen Outdoor - Google Ads" (482-915-3307) returned no rows: none of its data matches publisher_platform EQUALS "instagram"`)
+	wantWarning(t, res, "account_no_rows", `"Lumen Outdoor - Google Ads" (482-915-3307) returned no rows: none of its data matches publisher_platform = "instagram"`)
 }
 
 // Blank cells are explained: reach where several campaigns share a name, a

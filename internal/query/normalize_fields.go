@@ -184,12 +184,7 @@ func (n *normalizer) currency() {
 			money = true
 		}
 	}
-	var curs []string
-	for _, a := range n.q.Accounts {
-		if !slices.Contains(curs, a.Currency) {
-			curs = append(curs, a.Currency)
-		}
-	}
+	curs := n.currencies()
 	if money && len(curs) > 1 {
 		n.q.Dimensions = append(n.q.Dimensions, "currency")
 		n.change(Change{Type: ChangeCurrencyColumnAdded, Field: "dimensions", To: "currency",

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -155,18 +156,26 @@ var symbols = map[Operator]string{
 	StartsWith: "starts with",
 }
 
-// String is the filter as a reader writes it: "spend > 30", "ctr between 1 and
-// 2", "clicks in (1, 2, 3, … 40 values)" — short enough for any warning.
+// String is the filter as a reader writes it: `spend > 30`, `ctr between 1 and
+// 2`, `campaign_name = "Brand"`, `clicks in (1, 2, 3, … 40 values)` — short
+// enough for any warning (a list shows its first 3 values and its length).
 func (f Filter) String() string {
 	vals := make([]string, len(f.Values))
 	for i, v := range f.Values {
-		vals[i] = fmt.Sprint(v)
+		switch x := v.(type) {
+		case string:
+			vals[i] = strconv.Quote(x)
+		case float64:
+			vals[i] = strconv.FormatFloat(x, 'f', -1, 64) // 10000000, never 1e+07
+		default:
+			vals[i] = fmt.Sprint(v)
+		}
 	}
 	switch f.Operator {
 	case Between:
 		return fmt.Sprintf("%s between %s and %s", f.Field, vals[0], vals[1])
 	case In, NotIn:
-		if len(vals) > 3 { // a list of up to 1,000: enough to recognize it
+		if len(vals) > 3 {
 			vals = append(vals[:3], fmt.Sprintf("… %d values", len(f.Values)))
 		}
 		return fmt.Sprintf("%s %s (%s)", f.Field, symbols[f.Operator], strings.Join(vals, ", "))
