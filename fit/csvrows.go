@@ -100,3 +100,48 @@ func sampledTokens(t *Table, c TokenCounter, sample int) int {
 	}
 	return h + sum*n/sample
 }
+
+// rowBytes is the bytes of the CSV header line and of each row's line, as
+// WriteCSV writes them, for clients that limit bytes.
+func rowBytes(t *Table) (header int, rows []int) {
+	var cols []*Column
+	for _, col := range t.Columns {
+		if !col.Hidden {
+			cols = append(cols, col)
+		}
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	rec := make([]string, len(cols))
+	line := func() int {
+		buf.Reset()
+		w.Write(rec)
+		w.Flush()
+		return buf.Len()
+	}
+	for i, col := range cols {
+		rec[i] = col.Name
+	}
+	header = line()
+	rows = make([]int, t.Len())
+	var num []byte
+	for r := range t.Len() {
+		for i, col := range cols {
+			switch {
+			case col.Role != RoleMetric:
+				rec[i] = col.Strings[r]
+			case col.IsNull(r):
+				rec[i] = ""
+			default:
+				num = AppendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
+				rec[i] = string(num)
+			}
+		}
+		if len(rec) == 1 && rec[0] == "" {
+			rows[r] = len("\"\"\n") // WriteCSV quotes a lone empty field
+			continue
+		}
+		rows[r] = line()
+	}
+	return header, rows
+}

@@ -93,7 +93,7 @@ func (p *pipeline) finishFitted(meta Meta, build func(Meta) ([]string, error), s
 	var n int
 	var err error
 	for _, level := range p.echoLevels(meta.Query) {
-		if blocks, n, err = p.finish(level(meta), build, setCount); err != nil || n <= p.opt.Budget {
+		if blocks, n, err = p.finish(level(meta), build, setCount); err != nil || p.fits(blocks, n) {
 			break
 		}
 	}

@@ -21,6 +21,16 @@ type Options struct {
 	BudgetSource string
 	// Counter counts tokens (default: NewO200k()).
 	Counter TokenCounter
+	// MaxBytes and MaxLines, when positive, are limits the client applies
+	// besides tokens, as Measure counts them: some clients keep only the first
+	// and last kilobytes or lines of a tool result and drop the middle. The
+	// response stays within whichever binds first, and _meta.binding_limit
+	// names the limit the answer as asked was over. They are exact: no margin
+	// is taken off them.
+	MaxBytes, MaxLines int
+	// Measure counts a response's bytes and lines as the client does (default
+	// MeasureText: the blocks joined by a newline).
+	Measure func(blocks []string) Extent
 
 	// PartitionColumn names the column whose values get an all_zero_metrics
 	// warning when every metric of all their rows is zero (adsmcp: account_id).
@@ -96,6 +106,9 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	if opt.Budget <= 0 {
 		return nil, errors.New("fit: the budget must be positive")
 	}
+	if opt.MaxBytes < 0 || opt.MaxLines < 0 {
+		return nil, errors.New("fit: MaxBytes and MaxLines must not be negative (0: no such limit)")
+	}
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -113,6 +126,8 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		OriginalRows:  t.Len(),
 		Format:        "csv",
 		TokenBudget:   opt.AnnouncedBudget,
+		ByteBudget:    opt.MaxBytes,
+		LineBudget:    opt.MaxLines,
 		BudgetSource:  opt.BudgetSource,
 		Optimizations: slices.Clone(opt.Optimizations),
 		Warnings:      slices.Clone(opt.Warnings),
@@ -267,7 +282,7 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 	if local {
 		// A grain whose row count alone exceeds the budget cannot fit: every row
 		// costs at least one token.
-		if n, err := RowCountAt(base, g); err == nil && n > p.opt.Budget {
+		if n, err := RowCountAt(base, g); err == nil && (n > p.opt.Budget || p.opt.MaxLines > 0 && n+1 > p.opt.MaxLines) {
 			return nil, meta, nil
 		}
 	}
@@ -374,6 +389,7 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 	// Provably or clearly too big: every row costs at least a token, and a sample
 	// of a large table tells its size within a few percent.
 	if t.Len() > p.opt.Budget || t.Len() > 2000 && sampledTokens(t, p.opt.Counter, 500) > 2*p.opt.Budget {
+		p.bind(LimitTokens)
 		return nil, false, nil
 	}
 	var csvBuf bytes.Buffer
@@ -383,15 +399,21 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 	csvText := csvBuf.String()
 	csvEst := p.opt.Counter.Estimate(csvText)
 	// Clearly over: no need for an exact count.
-	if csvEst > p.opt.Budget+p.opt.Budget/5 {
+	if csvEst > p.opt.Budget+p.opt.Budget/5 ||
+		p.hasExtentLimits() && p.cost(0, p.measure([]string{csvText})) > p.opt.Budget {
+		p.bind(p.exceeded(csvEst, p.measure([]string{csvText})))
 		return nil, false, nil
 	}
 	blocks, tokens, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
 		mb, err := marshalMeta(m)
 		return []string{mb, csvText}, err
 	}, func(m *Meta, n int) { m.TokenEstimate = n })
-	if err != nil || tokens > p.opt.Budget {
+	if err != nil {
 		return nil, false, err
+	}
+	if !p.fits(blocks, tokens) {
+		p.bind(p.exceeded(tokens, p.measure(blocks)))
+		return nil, false, nil
 	}
 	return &Response{Kind: KindData, Blocks: blocks, Meta: p.lastMeta, Table: t}, true, nil
 }

@@ -100,7 +100,14 @@ func TestFitProperties(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 99))
 		tab, start, end := randomDailyTable(r)
 		budget := 1000 + r.IntN(20000)
+		// A third of the cases also limit bytes and lines, as clients that cut
+		// tool output by size do.
+		maxBytes, maxLines := 0, 0
+		if seed%3 == 1 {
+			maxBytes, maxLines = 2000+r.IntN(40000), 40+r.IntN(600)
+		}
 		resp, err := Fit(context.Background(), tab, Options{Budget: budget, Counter: counter, Start: start, End: end,
+			MaxBytes: maxBytes, MaxLines: maxLines,
 			PartitionColumn: "dim0", Suggest: func(n Narrowing) any { return n }})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -112,6 +119,12 @@ func TestFitProperties(t *testing.T) {
 		}
 		if total > budget {
 			t.Errorf("seed %d: response is %d o200k tokens, budget %d", seed, total, budget)
+		}
+		if e := MeasureText(resp.Blocks); maxBytes > 0 && (e.Bytes > maxBytes || e.Lines > maxLines) {
+			t.Errorf("seed %d: response is %d bytes and %d lines, limits %d and %d", seed, e.Bytes, e.Lines, maxBytes, maxLines)
+		}
+		if changed := resp.Kind == KindTooLarge || resp.Meta.TimeGranularity.Returned != Daily; changed != (resp.Meta.BindingLimit != "") {
+			t.Errorf("seed %d: binding_limit %q on a %s answer at %s grain", seed, resp.Meta.BindingLimit, resp.Kind, resp.Meta.TimeGranularity.Returned)
 		}
 		filtered, removedRows, _ := dropEmptyDimensionRows(tab)
 		removed := len(removedRows)

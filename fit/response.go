@@ -34,13 +34,20 @@ const (
 
 // Meta tells the model what was done to produce a response.
 type Meta struct {
-	OriginalRows    int            `json:"original_rows"`
-	ReturnedRows    int            `json:"returned_rows"`
-	RowsBeforeLimit int            `json:"rows_before_limit,omitempty"`
-	Format          string         `json:"format"`
-	TokenEstimate   int            `json:"token_estimate"`
-	TokenBudget     int            `json:"token_budget"`
-	BudgetSource    string         `json:"budget_source,omitempty"`
+	OriginalRows    int    `json:"original_rows"`
+	ReturnedRows    int    `json:"returned_rows"`
+	RowsBeforeLimit int    `json:"rows_before_limit,omitempty"`
+	Format          string `json:"format"`
+	TokenEstimate   int    `json:"token_estimate"`
+	TokenBudget     int    `json:"token_budget"`
+	// ByteBudget and LineBudget are the client's other limits (Options.MaxBytes,
+	// MaxLines), when it has them.
+	ByteBudget   int    `json:"byte_budget,omitempty"`
+	LineBudget   int    `json:"line_budget,omitempty"`
+	BudgetSource string `json:"budget_source,omitempty"`
+	// BindingLimit names the limit ("tokens", "bytes" or "lines") the answer as
+	// asked was over, when it had to be coarsened or summarized.
+	BindingLimit    string         `json:"binding_limit,omitempty"`
 	TimeGranularity *GrainChange   `json:"time_granularity,omitempty"`
 	Optimizations   []Optimization `json:"optimizations_applied"`
 	Warnings        []Warning      `json:"warnings"`

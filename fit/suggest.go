@@ -32,12 +32,16 @@ type Narrowing struct {
 	Limit int
 }
 
-// grainView is the data in hand at one grain, with the token cost of its rows.
+// grainView is the data in hand at one grain, with the cost of its rows in
+// token units of the budget (pipeline.cost: tokens, or bytes or lines scaled to
+// the budget when the client cuts by those), and their tokens.
 type grainView struct {
 	grain  Grain
 	t      *Table
 	header int
 	rows   []int
+	// tokens is the estimated tokens of the whole table's CSV.
+	tokens int
 }
 
 // suggestions computes narrower queries from the complete data in hand: their row
@@ -65,27 +69,42 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	// add offers a narrowing of view v whose rows, by estimate, take tokens. Its
 	// rows are then written out and counted exactly, with the _meta its answer
 	// will carry, so token_estimate is what the answer will count.
-	add := func(desc string, n Narrowing, v *grainView, rows, tokens int) {
-		if tokens > dataAvail || rows == 0 {
+	// answer, when not nil, is the table the narrower query will return
+	// (fewer dimensions: rolled up, not a subset of v's rows), with slack
+	// tokens and bytes for its cells that cannot be foreseen.
+	type answerTable struct {
+		t     *Table
+		slack int
+	}
+	add := func(desc string, n Narrowing, v *grainView, rows, cost int, answer *answerTable) {
+		if cost > dataAvail || rows == 0 {
 			return
 		}
 		q := p.opt.Suggest(n)
 		if q == nil {
 			return
 		}
+		var csvTable *Table
+		slack := 0
 		if idx := rowsOf(v, n, p.opt.Start, p.limitPartition(v.t)); idx != nil {
-			if rows = len(idx); rows == 0 {
-				return
-			}
-			var buf bytes.Buffer
-			if err := WriteCSV(&buf, v.t.Select(idx)); err != nil {
-				return
-			}
-			tokens = p.opt.Counter.Exact(buf.String())
+			csvTable = v.t.Select(idx)
+		} else if answer != nil {
+			csvTable, slack = answer.t, answer.slack
 		} else {
-			tokens += tokens / 5 // an estimate only: room for its error
+			return
 		}
-		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, p.opt.Budget-tokens)
+		if rows = csvTable.Len(); rows == 0 {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteCSV(&buf, csvTable); err != nil {
+			return
+		}
+		data := buf.String()
+		tokens := p.opt.Counter.Exact(data) + slack
+		ext := p.measure([]string{data})
+		ext.Bytes += slack
+		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext)
 		if !ok {
 			return
 		}
@@ -103,7 +122,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 				each = " of each " + part.Name
 			}
 			add(fmt.Sprintf("The first %d rows%s in the same order (limit %d), %s", k, each, k, baseView.grain),
-				Narrowing{Limit: k}, baseView, rows, tokens)
+				Narrowing{Limit: k}, baseView, rows, tokens, nil)
 		}
 		return out
 	}
@@ -138,7 +157,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 				desc = fmt.Sprintf("All %d %s, %s", n, dim, v.grain)
 			}
 			before := len(out)
-			add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(rk.values[:n])}, v, rows, tokens)
+			add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(rk.values[:n])}, v, rows, tokens, nil)
 			if len(out) > before {
 				offered++
 			}
@@ -148,23 +167,23 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		v := views[0]
 		if thr, rows, tokens, ok := thresholdThatFits(v, main, dataAvail); ok {
 			add(fmt.Sprintf("Only rows with %s above %s, %s", main, formatAmount(thr), v.grain),
-				Narrowing{Grain: v.grain, Metric: main, Above: thr}, v, rows, tokens)
+				Narrowing{Grain: v.grain, Metric: main, Above: thr}, v, rows, tokens, nil)
 		}
 	}
 	if from, rows, tokens, ok := p.shorterRange(views[0], dataAvail); ok {
 		add(fmt.Sprintf("A shorter date range: %s to %s, %s", from.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), views[0].grain),
-			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, views[0], rows, tokens)
+			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, views[0], rows, tokens, nil)
 	}
 	if len(out) == 0 && p.opt.Selection == "" {
 		// Last resort: total grain without the widest dimensions until it fits.
 		// Not for rows selected at their grain: their totals would be of other
 		// rows.
-		if n, rows, tokens, ok := p.fewerDimensions(baseView, dataAvail); ok {
+		if n, rolled, slack, cost, ok := p.fewerDimensions(baseView, dataAvail); ok {
 			desc := "Totals for the whole date range"
 			if len(n.Dimensions) > 0 {
 				desc += " by " + strings.Join(n.Dimensions, ", ")
 			}
-			add(desc, n, &grainView{grain: Total, t: base}, rows, tokens)
+			add(desc, n, &grainView{grain: Total, t: base}, rolled.Len(), cost, &answerTable{t: rolled, slack: slack})
 		}
 	}
 	return out
@@ -184,12 +203,13 @@ func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
 	return meta
 }
 
-// answerMetaTokens estimates the _meta of a suggestion's answer at the first
-// echo level the pipeline will keep with room tokens left for it (the full
-// echo when it fits, as the answer will have it); false when no level leaves
-// noticeRoom free — the answer could not take a warning of its own and still
-// fit (the pipeline would shorten the echo then: some level must allow it).
-func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, room int) (int, bool) {
+// answerMetaTokens estimates the tokens of the _meta of a suggestion's answer
+// at the first echo level the pipeline will keep with the answer's data (of
+// dataTokens tokens and extent data) within every limit (the full echo when it
+// fits, as the answer will have it); false when no level leaves noticeRoom
+// free — the answer could not take a warning of its own and still fit (the
+// pipeline would shorten the echo then: some level must allow it).
+func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, dataTokens int, data Extent) (int, bool) {
 	m := p.suggestedMeta(meta, q, g, rows)
 	estimate, headroom := -1, false
 	for _, level := range p.echoLevels(q) {
@@ -198,10 +218,14 @@ func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, room int) (
 			return 0, false
 		}
 		n := p.opt.Counter.Exact(b) + metaSlack
-		if n <= room && estimate < 0 {
+		whole := p.measure([]string{b})
+		whole.Bytes += data.Bytes + 1 + metaSlack // the separator; digits that may grow
+		whole.Lines += data.Lines
+		c := p.cost(dataTokens+n, whole)
+		if c <= p.opt.Budget && estimate < 0 {
 			estimate = n
 		}
-		if n+noticeRoom(p.opt.Budget) <= room {
+		if c+noticeRoom(p.opt.Budget) <= p.opt.Budget {
 			headroom = true
 			break
 		}
@@ -341,7 +365,18 @@ func prefixThatFits(v *grainView, part *Column, avail int) (k, rows, tokens int)
 
 func (p *pipeline) view(t *Table) *grainView {
 	h, rows := rowCosts(t, p.opt.Counter)
-	return &grainView{grain: grainOf(t), t: t, header: h, rows: rows}
+	v := &grainView{grain: grainOf(t), t: t, header: h, rows: rows, tokens: h}
+	for _, r := range rows {
+		v.tokens += r
+	}
+	if p.hasExtentLimits() {
+		hb, rb := rowBytes(t)
+		v.header = p.cost(h, Extent{Bytes: hb, Lines: 1})
+		for i := range rows {
+			rows[i] = p.cost(rows[i], Extent{Bytes: rb[i], Lines: 1})
+		}
+	}
+	return v
 }
 
 // mainMetric is the metric suggestions rank by: the configured one if the table
@@ -637,8 +672,10 @@ func periodStartOf(g Grain, label string) (time.Time, error) {
 	return time.Parse(time.DateOnly, label)
 }
 
-// fewerDimensions drops the widest dimensions, at total grain, until the totals fit.
-func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, int, int, bool) {
+// fewerDimensions drops the widest dimensions, at total grain, until the totals
+// fit. It returns the totals table the narrower query answers, the slack its
+// non-additive cells need (they are empty here, a count there) and its cost.
+func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, *Table, int, int, bool) {
 	base := baseView.t
 	var dims []*Column
 	for _, c := range base.Columns {
@@ -669,22 +706,23 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, i
 		if err != nil {
 			continue // e.g. a money column whose currency column was dropped
 		}
-		header, costs := rowCosts(rolled, p.opt.Counter)
-		tokens := header
-		for _, c := range costs {
-			tokens += c + 2*len(dropped) // a non-additive cell: empty or a count
+		v := p.view(rolled)
+		slack := 2 * len(dropped) * rolled.Len() // a non-additive cell: empty or a count
+		cost := v.header + slack
+		for _, c := range v.rows {
+			cost += c
 		}
-		if tokens <= avail {
+		if cost <= avail {
 			names := []string{}
 			for _, c := range base.Columns { // in the table's order
 				if slices.ContainsFunc(kept, func(k *Column) bool { return k == c }) {
 					names = append(names, c.Name)
 				}
 			}
-			return Narrowing{Grain: Total, Dimensions: names}, rolled.Len(), tokens, true
+			return Narrowing{Grain: Total, Dimensions: names}, rolled, slack, cost, true
 		}
 	}
-	return Narrowing{}, 0, 0, false
+	return Narrowing{}, nil, 0, 0, false
 }
 
 func formatAmount(v float64) string {

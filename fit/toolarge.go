@@ -28,10 +28,7 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 	meta.ReturnedRows = 0
 	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: p.requested}
 	baseView := p.view(base)
-	fullTokens := baseView.header
-	for _, r := range baseView.rows {
-		fullTokens += r
-	}
+	fullTokens := baseView.tokens
 	suggestions := p.suggestions(baseView, p.meta)
 	if suggestions == nil {
 		suggestions = []Suggestion{}
@@ -67,7 +64,7 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 		m := p.lastMeta
 		tl.Meta = &m
 		resp = &Response{Kind: KindTooLarge, Blocks: blocks, Meta: m, TooLarge: tl}
-		if n <= p.opt.Budget {
+		if p.fits(blocks, n) {
 			break
 		}
 	}
