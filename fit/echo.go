@@ -22,7 +22,7 @@ const (
 	OptQueryEchoOmitted        = "query_echo_omitted"
 	OptOptimizationsCollapsed  = "optimizations_collapsed"
 	keptNormalizations         = 3
-	queryEchoOmittedDetailText = "_meta.query is left out so the response fits the token budget; the query ran with the arguments sent, with the changes listed here applied"
+	queryEchoOmittedDetailText = "_meta.query is left out so the response fits the client's budget; the query ran with the arguments sent, with the changes listed here applied"
 )
 
 // echoLevel is one way of writing _meta's query echo (and, last, the query's
@@ -69,7 +69,7 @@ func (p *pipeline) collapseNormalizations(m Meta) Meta {
 		}
 		counts[o.Type]++
 	}
-	detail := fmt.Sprintf("%d more query normalizations are not listed so the response fits the token budget:", n-keptNormalizations)
+	detail := fmt.Sprintf("%d more query normalizations are not listed so the response fits the client's budget:", n-keptNormalizations)
 	for i, t := range order {
 		if i > 0 {
 			detail += ","

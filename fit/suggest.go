@@ -198,6 +198,7 @@ func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
 	meta.OriginalRows, meta.ReturnedRows, meta.RowsBeforeLimit = rows, rows, 0
 	meta.TokenEstimate = 99999
 	meta.TokenBudget = p.opt.AnnouncedBudget
+	meta.BindingLimit = "" // it fits as asked
 	meta.TimeGranularity = &GrainChange{Requested: g, Returned: g}
 	meta.Warnings = append(slices.Clone(meta.Warnings), p.partialWarning(g)...)
 	return meta

@@ -40,8 +40,11 @@ type Engine struct {
 type Request struct {
 	// Args are the tool's JSON arguments.
 	Args []byte
-	// Client is the MCP client's name (clientInfo.name).
+	// Client is the MCP client's name (clientInfo.name), or "name/version".
 	Client string
+	// ClientVersion is its clientInfo.version: a client's limits may differ
+	// between versions.
+	ClientVersion string
 	// Budget, when positive, replaces the client's budget (the CLI's --budget,
 	// an API key's budget); BudgetSource then names where it came from
 	// (default flag:--budget).
@@ -50,6 +53,15 @@ type Request struct {
 	// Progress, when set, is told what the call is doing at each step (for MCP
 	// progress notifications). It must not block.
 	Progress func(stage string)
+}
+
+// client is the caller for budget.Resolve.
+func (r Request) client() budget.Client {
+	c := budget.ParseClient(r.Client)
+	if r.ClientVersion != "" {
+		c.Version = r.ClientVersion
+	}
+	return c
 }
 
 func (r Request) progress(format string, args ...any) {
@@ -98,10 +110,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		var qe *query.Error
 		if errors.As(err, &qe) {
-			return e.errorAnswer(started, b.Effective, q, "invalid_query", "The query has problems; fix them and call query again.",
+			return e.errorAnswer(started, LimitsOf(b), q, "invalid_query", "The query has problems; fix them and call query again.",
 				map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
 		}
-		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
+		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
 	}
 	notices, withData := e.diagnose(ctx, q, tab)
 	tab.Notices = append(tab.Notices, notices...)
@@ -114,14 +126,14 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return e.sourceError(started, b.Effective, q, err, calls.N()), nil
+		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
 	}
 	return &Result{Blocks: resp.Blocks, Response: resp}, nil
 }
 
 func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 	if req.Budget > 0 {
-		b := budget.Resolve(req.Client, map[string]int{"*": req.Budget}, q.TokenBudget)
+		b := budget.Resolve(req.client(), map[string]int{"*": req.Budget}, q.TokenBudget)
 		if b.Source == "config:*" {
 			b.Source = "flag:--budget"
 			if req.BudgetSource != "" {
@@ -130,7 +142,7 @@ func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 		}
 		return b
 	}
-	return budget.Resolve(req.Client, e.BudgetOverrides, q.TokenBudget)
+	return budget.Resolve(req.client(), e.BudgetOverrides, q.TokenBudget)
 }
 
 // fitOptions wires the pipeline to this query: re-queries at coarser grains go
@@ -152,6 +164,8 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		Warnings:        warnings,
 		Budget:          b.Effective,
 		AnnouncedBudget: b.Tokens,
+		MaxBytes:        b.Bytes,
+		MaxLines:        b.Lines,
 		BudgetSource:    b.Source,
 		Counter:         e.Counter,
 		PartitionColumn: "account_id",

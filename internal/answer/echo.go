@@ -22,7 +22,7 @@ const (
 )
 
 // EchoNote is what _meta says of an abbreviated echo.
-var EchoNote = fmt.Sprintf(`_meta.query is abbreviated so the response fits the token budget: each IN/NOT_IN list of more than %d values is written {"first":[its first %d values],"count":N} (long values cut with …), so this echo is not ready to run; the query ran with every value sent (with the changes listed here). To re-run or narrow it, start from the arguments you sent.`,
+var EchoNote = fmt.Sprintf(`_meta.query is abbreviated so the response fits the client's budget: each IN/NOT_IN list of more than %d values is written {"first":[its first %d values],"count":N} (long values cut with …), so this echo is not ready to run; the query ran with every value sent (with the changes listed here). To re-run or narrow it, start from the arguments you sent.`,
 	echoListValues, echoListValues)
 
 // AbbreviatedList is how the abbreviated echo writes a long IN/NOT_IN list. It

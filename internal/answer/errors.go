@@ -37,7 +37,7 @@ type cutList[T any] struct {
 func (l cutList[T]) count() int      { return len(l.items) }
 func (l cutList[T]) first(n int) any { return l.items[:n] }
 func (l cutList[T]) note(n, total int) string {
-	s := fmt.Sprintf("Only the first %d of %d %s are listed so the answer fits the token budget.", n, total, l.noun)
+	s := fmt.Sprintf("Only the first %d of %d %s are listed so the answer fits the client's budget.", n, total, l.noun)
 	if l.more != "" {
 		s += " " + l.more
 	}
@@ -48,9 +48,9 @@ func problemList(ps []query.Problem) cutList[query.Problem] {
 	return cutList[query.Problem]{items: ps, noun: "problems", more: "Fix these and call again to see the others."}
 }
 
-// errorBudget is the budget an error answer is fitted to: the client's, lowered
+// errorBudget is the limits an error answer is fitted to: the client's, lowered
 // by a token_budget argument when it can be read.
-func (e *Engine) errorBudget(req Request, q *query.Query) int {
+func (e *Engine) errorBudget(req Request, q *query.Query) Limits {
 	if q == nil {
 		q = &query.Query{}
 		var a struct {
@@ -61,7 +61,7 @@ func (e *Engine) errorBudget(req Request, q *query.Query) int {
 			q.TokenBudget = int(*a.TokenBudget)
 		}
 	}
-	return e.budgetFor(req, q).Effective
+	return LimitsOf(e.budgetFor(req, q))
 }
 
 // errorMeta is the _meta of an error answer.
@@ -74,10 +74,12 @@ type errorMeta struct {
 
 // errorAnswer is an error the model can act on, as one JSON block (type and
 // detail first, then the specifics in a fixed order, then _meta), fitted to
-// limit tokens.
-func (e *Engine) errorAnswer(started time.Time, limit int, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
+// every limit of lim.
+func (e *Engine) errorAnswer(started time.Time, lim Limits, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
 	counter := e.counter()
-	fits := func(r *Result) bool { return counter.Exact(r.Blocks[0]) <= limit }
+	limit := lim.Tokens
+	cost := func(r *Result) int { return lim.Cost(counter.Exact(r.Blocks[0]), r.Blocks, true) }
+	fits := func(r *Result) bool { return cost(r) <= limit }
 	meta := errorMeta{SourceCalls: calls, ElapsedMS: time.Since(started).Milliseconds()}
 	if q != nil {
 		meta.Query = q
@@ -94,7 +96,7 @@ func (e *Engine) errorAnswer(started time.Time, limit int, q *query.Query, typ, 
 				return r
 			}
 		}
-		meta.Query, meta.QueryEcho = nil, "_meta.query is left out so the answer fits the token budget; it is the arguments sent"
+		meta.Query, meta.QueryEcho = nil, "_meta.query is left out so the answer fits the client's budget; it is the arguments sent"
 		if r = errorResult(typ, detail, extra, meta, -1); fits(r) {
 			return r
 		}
@@ -108,7 +110,7 @@ func (e *Engine) errorAnswer(started time.Time, limit int, q *query.Query, typ, 
 	}
 	if longest > 0 {
 		r = FitRows(longest, limit, func(n int) *Result { return errorResult(typ, detail, extra, meta, n) },
-			func(r *Result) int { return counter.Exact(r.Blocks[0]) })
+			cost)
 		if fits(r) {
 			return r
 		}
@@ -116,8 +118,8 @@ func (e *Engine) errorAnswer(started time.Time, limit int, q *query.Query, typ, 
 	// The detail (a source's message may quote the whole query): its beginning.
 	runes := utf8.RuneCountInString(detail)
 	for n := runes; n > 1 && !fits(r); {
-		n = max(1, min(n-1, n*limit/counter.Exact(r.Blocks[0])*9/10))
-		short := cut(detail, n) + fmt.Sprintf(" [cut to fit the token budget: %d of %d characters]", n, runes)
+		n = max(1, min(n-1, n*limit/cost(r)*9/10))
+		short := cut(detail, n) + fmt.Sprintf(" [cut to fit the client's budget: %d of %d characters]", n, runes)
 		r = errorResult(typ, short, extra, meta, 0)
 	}
 	return r

@@ -27,7 +27,7 @@ type failedAccount struct {
 // permission_denied when every failure is one, source_error otherwise — and,
 // when other accounts answered, offers the same query without the failed ones:
 // never their rows passed off as the complete answer.
-func (e *Engine) sourceError(started time.Time, limit int, q *query.Query, err error, calls int) *Result {
+func (e *Engine) sourceError(started time.Time, limit Limits, q *query.Query, err error, calls int) *Result {
 	var many *source.AccountsError
 	var one *source.AccountError
 	switch {
@@ -61,11 +61,11 @@ func (e *Engine) sourceError(started time.Time, limit int, q *query.Query, err e
 		a.Platforms = nil
 		desc := fmt.Sprintf("The same query without the failed accounts (%d of %d accounts): complete for those accounts only — say so", len(many.Succeeded), len(q.Accounts))
 		sugg := map[string]any{"description": desc, "query": &a}
-		if b, _ := fit.MarshalText(a); e.counter().Estimate(string(b)) > limit/3 {
+		if b, _ := fit.MarshalText(a); e.counter().Estimate(string(b)) > limit.Tokens/3 {
 			// Its IN lists would crowd out the rest: abbreviated, and said how to run it.
 			if short, ok := Abbreviate(&a); ok {
 				sugg["query"] = short
-				sugg["query_note"] = fmt.Sprintf("The query is abbreviated to fit the token budget (long IN/NOT_IN lists as {first, count}): run the arguments sent with account_ids %s.", strings.Join(many.Succeeded, ", "))
+				sugg["query_note"] = fmt.Sprintf("The query is abbreviated to fit the client's budget (long IN/NOT_IN lists as {first, count}): run the arguments sent with account_ids %s.", strings.Join(many.Succeeded, ", "))
 			}
 		}
 		extra["suggestions"] = cutList[map[string]any]{items: []map[string]any{sugg}, noun: "suggestions",

@@ -1,39 +1,82 @@
-// Package budget decides how many tokens a response may use: the per-client table
-// of PRODUCT.md §7 in one place, overridable by configuration and lowered (never
-// raised) by the query's token_budget argument. The MCP layer, the config file and
-// the CLI all go through Resolve.
+// Package budget decides how much of a response each client keeps: the
+// per-client profiles of PRODUCT.md §7 in one place (tokens, and for clients
+// that cut tool output by size, bytes and lines; the characters of an error
+// they keep), chosen by clientInfo.name and clientInfo.version, overridable by
+// configuration and lowered (never raised) by the query's token_budget
+// argument. The MCP layer, the config file and the CLI all go through Resolve.
+// docs/clients.md cites the source of every limit.
 package budget
 
 import (
 	"fmt"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
-// Default is the budget for clients not in the table.
+// Default is the token budget for clients not in the table.
 const Default = 30000
 
-// ClaudeMargin is the share of the budget kept free for Claude clients: their
-// tokenizer counts somewhat more than o200k_base (the legacy Claude tokenizer ~3%
-// more on CSV; current models' tokenizer is not public), and the limit they enforce
-// (Claude Code's MAX_MCP_OUTPUT_TOKENS) rejects the whole result when exceeded.
+// ClaudeMargin is the share of the token budget kept free for Claude clients:
+// their tokenizer counts somewhat more than o200k_base (the legacy Claude
+// tokenizer ~3% more on CSV; current models' tokenizer is not public).
 const ClaudeMargin = 0.15
 
-// Profile is the budget of one kind of client.
-type Profile struct {
-	// Names are clientInfo.name values, compared case-insensitively.
-	Names  []string
-	Budget int
-	// Claude clients count tokens with Claude's tokenizer: a margin applies.
-	Claude bool
-	Why    string
+// Client is who is calling: clientInfo's name and version from initialize.
+type Client struct {
+	Name    string
+	Version string
 }
 
-// Profiles is the table of PRODUCT.md §7.
+// ParseClient reads "NAME" or "NAME/VERSION" (as the CLI's --client takes
+// it, and as User-Agent products are written).
+func ParseClient(s string) Client {
+	name, version, _ := strings.Cut(strings.TrimSpace(s), "/")
+	return Client{Name: strings.TrimSpace(name), Version: strings.TrimSpace(version)}
+}
+
+func (c Client) String() string {
+	if c.Version == "" {
+		return c.Name
+	}
+	return c.Name + "/" + c.Version
+}
+
+// Profile is what one kind of client keeps of a response.
+type Profile struct {
+	// Names are clientInfo.name values, compared case-insensitively.
+	Names []string
+	// MinVersion, when set, limits the profile to clientInfo.version at or
+	// above it (dotted numbers; a pre-release of it is below). A client whose
+	// version is missing or unreadable gets the next profile of its name — the
+	// older, more conservative one.
+	MinVersion string
+	// Tokens is the token budget.
+	Tokens int
+	// Bytes and Lines, when positive, are further limits: the client cuts a
+	// tool result longer than that (the middle, the end) without telling the
+	// model which rows are gone.
+	Bytes, Lines int
+	// ErrorChars, when positive, is how many characters of an isError result's
+	// text the client keeps.
+	ErrorChars int
+	// Claude clients count tokens with Claude's tokenizer: a margin applies.
+	Claude bool
+	// Why is the reason, for docs and logs.
+	Why string
+}
+
+// Profiles is the table of PRODUCT.md §7 and docs/clients.md, most specific
+// first: the first profile whose name and version match is the client's.
 var Profiles = []Profile{
-	{Names: []string{"claude-code"}, Budget: 25000, Claude: true,
-		Why: "Claude Code rejects MCP results above MAX_MCP_OUTPUT_TOKENS (default 25,000); raise both together"},
-	{Names: []string{"claude-ai"}, Budget: 30000, Claude: true, Why: "Claude.ai and Claude Desktop"},
-	{Names: []string{"ChatGPT", "openai-mcp"}, Budget: 80000, Why: "ChatGPT"},
+	{Names: []string{"claude-code"}, MinVersion: "2.1.0", Tokens: 80000, Bytes: 500000, ErrorChars: 10000, Claude: true,
+		Why: "Claude Code keeps text results of tools declaring _meta[\"anthropic/maxResultSizeChars\"] (500,000 for adsmcp's tools) inline, without its MAX_MCP_OUTPUT_TOKENS check; the seed's 80,000 applies; isError text is cut at about 11,000 characters"},
+	{Names: []string{"claude-code"}, Tokens: 25000, ErrorChars: 10000, Claude: true,
+		Why: "older or unknown Claude Code versions check every MCP result against MAX_MCP_OUTPUT_TOKENS (default 25,000)"},
+	{Names: []string{"claude-ai"}, Tokens: 30000, Claude: true, Why: "Claude.ai and Claude Desktop"},
+	{Names: []string{"ChatGPT", "openai-mcp"}, Tokens: 80000, Why: "ChatGPT"},
+	{Names: []string{"codex-mcp-client", "Codex"}, Tokens: Default, Bytes: 10240, Lines: 256,
+		Why: "Codex keeps about 10 KiB or 256 lines of a tool result and drops the middle (openai/codex#6544, #7906)"},
 }
 
 // Budget is a resolved budget.
@@ -42,29 +85,40 @@ type Budget struct {
 	Tokens int
 	// Effective is what responses are fitted to: Tokens less the Claude margin.
 	Effective int
+	// Bytes and Lines are the client's size limits (0: none); exact, no margin.
+	Bytes, Lines int
+	// ErrorChars is what the client keeps of an error's text (0: no limit
+	// besides the others).
+	ErrorChars int
 	// Source says where Tokens came from: "client:claude-ai", "config:claude-code",
 	// "default", "argument" (token_budget), "flag".
 	Source string
+	// Profile is the client profile applied ("claude-code>=2.1.0"); empty for
+	// the default.
+	Profile string
 }
 
-// Resolve picks the budget for a client: config overrides (by client name, or "*"
-// for every client) win over the table; requested (the token_budget argument, 0 if
-// absent) may only lower it.
-func Resolve(client string, overrides map[string]int, requested int) Budget {
+// Resolve picks the budget for a client: config overrides of the token budget
+// (by client name, or "*" for every client) win over the table; requested (the
+// token_budget argument, 0 if absent) may only lower it. Size limits always
+// come from the client's profile: they are what the client itself keeps,
+// whatever budget was configured.
+func Resolve(c Client, overrides map[string]int, requested int) Budget {
 	b := Budget{Tokens: Default, Source: "default"}
 	claude := false
-	for _, p := range Profiles {
-		for _, n := range p.Names {
-			if strings.EqualFold(n, client) {
-				b.Tokens, b.Source, claude = p.Budget, "client:"+n, p.Claude
-			}
+	if p, name, ok := profileOf(c); ok {
+		b.Tokens, b.Source, claude = p.Tokens, "client:"+name, p.Claude
+		b.Bytes, b.Lines, b.ErrorChars = p.Bytes, p.Lines, p.ErrorChars
+		b.Profile = name
+		if p.MinVersion != "" {
+			b.Profile += ">=" + p.MinVersion
 		}
 	}
-	if !claude && strings.HasPrefix(strings.ToLower(client), "claude") {
+	if !claude && strings.HasPrefix(strings.ToLower(c.Name), "claude") {
 		claude = true // unknown Claude clients count like Claude
 	}
-	if v, ok := lookupFold(overrides, client); ok && v > 0 {
-		b.Tokens, b.Source = v, "config:"+client
+	if v, ok := lookupFold(overrides, c.Name); ok && v > 0 {
+		b.Tokens, b.Source = v, "config:"+c.Name
 	} else if v, ok := overrides["*"]; ok && v > 0 {
 		b.Tokens, b.Source = v, "config:*"
 	}
@@ -76,6 +130,29 @@ func Resolve(client string, overrides map[string]int, requested int) Budget {
 		b.Effective = int(float64(b.Tokens) * (1 - ClaudeMargin))
 	}
 	return b
+}
+
+// profileOf is the first profile for the client's name and version, with the
+// name as the table spells it.
+func profileOf(c Client) (Profile, string, bool) {
+	for _, p := range Profiles {
+		for _, n := range p.Names {
+			if strings.EqualFold(n, c.Name) && (p.MinVersion == "" || AtLeast(c.Version, p.MinVersion)) {
+				return p, n, true
+			}
+		}
+	}
+	return Profile{}, "", false
+}
+
+// AtLeast reports whether version is min or later. An empty or unreadable
+// version is not: the caller falls back to the conservative profile.
+func AtLeast(version, min string) bool {
+	v := "v" + strings.TrimPrefix(strings.TrimSpace(version), "v")
+	if !semver.IsValid(v) {
+		return false
+	}
+	return semver.Compare(v, "v"+min) >= 0
 }
 
 func lookupFold(m map[string]int, key string) (int, bool) {
@@ -92,23 +169,30 @@ func lookupFold(m map[string]int, key string) (int, bool) {
 
 // String describes a budget for logs and the CLI.
 func (b Budget) String() string {
-	return fmt.Sprintf("%d tokens (%s; fitted to %d)", b.Tokens, b.Source, b.Effective)
+	s := fmt.Sprintf("%d tokens (%s; fitted to %d)", b.Tokens, b.Source, b.Effective)
+	if b.Bytes > 0 {
+		s += fmt.Sprintf(", %d bytes", b.Bytes)
+	}
+	if b.Lines > 0 {
+		s += fmt.Sprintf(", %d lines", b.Lines)
+	}
+	return s
 }
 
 // KnownClient is the client named by a User-Agent header when it is one in the
-// table ("claude-code/2.1.0 (cli)" → "claude-code", "openai-mcp/1.0" →
-// "openai-mcp"); empty otherwise. Stateless HTTP serves older clients without
-// their clientInfo, and a User-Agent is better than the default budget only
-// when it names a known client.
-func KnownClient(userAgent string) string {
+// table ("claude-code/2.1.0 (cli)" → claude-code 2.1.0, "openai-mcp/1.0" →
+// openai-mcp); the zero Client otherwise. Stateless HTTP serves older clients
+// without their clientInfo, and a User-Agent is better than the default budget
+// only when it names a known client.
+func KnownClient(userAgent string) Client {
 	product, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
-	product, _, _ = strings.Cut(product, "/")
+	c := ParseClient(product)
 	for _, p := range Profiles {
 		for _, n := range p.Names {
-			if strings.EqualFold(n, product) {
-				return n
+			if strings.EqualFold(n, c.Name) {
+				return Client{Name: n, Version: c.Version}
 			}
 		}
 	}
-	return ""
+	return Client{}
 }

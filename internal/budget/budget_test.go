@@ -11,7 +11,12 @@ func TestResolve(t *testing.T) {
 		effective int
 		source    string
 	}{
-		{"claude-code", nil, 0, 25000, 21250, "client:claude-code"},
+		{"claude-code", nil, 0, 25000, 21250, "client:claude-code"},        // version unknown: conservative
+		{"claude-code/2.0.76", nil, 0, 25000, 21250, "client:claude-code"}, // before annotated results stayed inline
+		{"claude-code/2.1.328", nil, 0, 80000, 68000, "client:claude-code"},
+		{"claude-code/2.1.0-beta.1", nil, 0, 25000, 21250, "client:claude-code"},
+		{"claude-code/garbage", nil, 0, 25000, 21250, "client:claude-code"},
+		{"codex-mcp-client/0.46.0", nil, 0, 30000, 30000, "client:codex-mcp-client"},
 		{"claude-ai", nil, 0, 30000, 25500, "client:claude-ai"},
 		{"ChatGPT", nil, 0, 80000, 80000, "client:ChatGPT"},
 		{"chatgpt", nil, 0, 80000, 80000, "client:ChatGPT"},
@@ -19,13 +24,14 @@ func TestResolve(t *testing.T) {
 		{"cursor-vscode", nil, 0, 30000, 30000, "default"},
 		{"", nil, 0, 30000, 30000, "default"},
 		{"claude-code", map[string]int{"claude-code": 80000}, 0, 80000, 68000, "config:claude-code"},
+		{"claude-code/2.1.328", map[string]int{"claude-code": 30000}, 0, 30000, 25500, "config:claude-code"},
 		{"cursor-vscode", map[string]int{"*": 50000}, 0, 50000, 50000, "config:*"},
 		{"ChatGPT", nil, 20000, 20000, 20000, "argument:token_budget"},
 		{"claude-ai", nil, 90000, 30000, 25500, "client:claude-ai"}, // never raised
 		{"claude-desktop-beta", nil, 0, 30000, 25500, "default"},    // unknown Claude: margin
 	}
 	for _, c := range cases {
-		b := Resolve(c.client, c.overrides, c.requested)
+		b := Resolve(ParseClient(c.client), c.overrides, c.requested)
 		if b.Tokens != c.tokens || b.Effective != c.effective || b.Source != c.source {
 			t.Errorf("Resolve(%q, %v, %d) = %+v; want %d/%d/%s", c.client, c.overrides, c.requested, b, c.tokens, c.effective, c.source)
 		}
@@ -42,8 +48,29 @@ func TestKnownClient(t *testing.T) {
 		"Mozilla/5.0 claude-code": "",
 		"":                        "",
 	} {
-		if got := KnownClient(ua); got != want {
+		if got := KnownClient(ua).Name; got != want {
 			t.Errorf("%q: %q, want %q", ua, got, want)
 		}
+	}
+}
+
+// Size limits come from the client's profile whatever the token budget: they
+// are what the client itself keeps.
+func TestSizeLimitsFollowTheProfile(t *testing.T) {
+	b := Resolve(Client{Name: "Codex", Version: "0.30.0"}, map[string]int{"*": 50000}, 20000)
+	if b.Tokens != 20000 || b.Bytes != 10240 || b.Lines != 256 {
+		t.Errorf("Codex with overrides: %+v; want 20000 tokens, 10240 bytes, 256 lines", b)
+	}
+	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, nil, 0); b.ErrorChars == 0 || b.Bytes != 500000 {
+		t.Errorf("claude-code 2.1.328: %+v; want its error characters and the declared 500,000", b)
+	}
+	if b := Resolve(Client{Name: "cursor-vscode"}, nil, 0); b.Bytes != 0 || b.Lines != 0 || b.ErrorChars != 0 {
+		t.Errorf("unknown client got size limits: %+v", b)
+	}
+}
+
+func TestKnownClientVersion(t *testing.T) {
+	if c := KnownClient("claude-code/2.1.328 (external, cli)"); c != (Client{Name: "claude-code", Version: "2.1.328"}) {
+		t.Errorf("%+v", c)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/budget"
 )
 
 // runFunc answers one call. It returns an error only when ctx ended or on a
@@ -33,7 +34,8 @@ type outcome struct {
 func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		started := time.Now()
-		client := clientName(req)
+		caller := clientOf(req)
+		client := caller.Name
 		p := principalOf(req.Extra)
 		defer func() {
 			// Last resort: a panic in this function itself.
@@ -62,7 +64,7 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 		prog := s.startProgress(cctx, req, started)
 		defer prog.stop()
 		cctx = context.WithValue(cctx, progressKey{}, prog)
-		cctx = context.WithValue(cctx, clientKey{}, client)
+		cctx = context.WithValue(cctx, clientKey{}, caller)
 		done := make(chan outcome, 1) // buffered: a late answer never blocks its goroutine
 		go func() {
 			defer func() {
@@ -127,11 +129,11 @@ func rateLimited(retry time.Duration, started time.Time) *mcp.CallToolResult {
 
 type clientKey struct{}
 
-// clientFrom is the calling client's name, read once per call by guard
+// clientFrom is the calling client, read once per call by guard
 // (req.ClientInfo() decodes the request's metadata each time).
-func clientFrom(ctx context.Context) string {
-	name, _ := ctx.Value(clientKey{}).(string)
-	return name
+func clientFrom(ctx context.Context) budget.Client {
+	c, _ := ctx.Value(clientKey{}).(budget.Client)
+	return c
 }
 
 // clientLog tells a client that set a log level (logging/setLevel) how each

@@ -80,12 +80,13 @@ func (s *server) accountsResult(accounts []ads.Account, platform string, b budge
 		meta.ElapsedMS = time.Since(started).Milliseconds()
 		if n < len(accounts) {
 			meta.ReturnedRows, meta.OmittedRows = &n, len(accounts)-n
-			meta.Detail = fmt.Sprintf("Only the first %d of %d accounts fit the token budget (%d); call list_accounts with platform to see the others.",
+			meta.Detail = fmt.Sprintf("Only the first %d of %d accounts fit the client's budget (%d tokens); call list_accounts with platform to see the others.",
 				n, len(accounts), b.Tokens)
 		}
 		return []string{orderedJSON(kv{"_meta", meta}), accountsCSV(accounts[:n])}
 	}
-	out := answer.FitRows(len(accounts), b.Effective, blocks, func(bl []string) int { return s.tokens(bl, b.Effective) })
+	lim := answer.LimitsOf(b)
+	out := answer.FitRows(len(accounts), lim.Tokens, blocks, func(bl []string) int { return lim.Cost(s.tokens(bl, lim.Tokens), bl, false) })
 	return textResult(false, out...)
 }
 

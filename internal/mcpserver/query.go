@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
@@ -117,11 +119,12 @@ func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Tim
 
 // engineRequest is the engine's request for a query call: the raw arguments,
 // the client's name, and the principal's client and budget when it has them.
-func engineRequest(req *mcp.CallToolRequest, p *auth.Principal, client string) answer.Request {
-	r := answer.Request{Args: req.Params.Arguments, Client: client}
+func engineRequest(req *mcp.CallToolRequest, p *auth.Principal, client budget.Client) answer.Request {
+	r := answer.Request{Args: req.Params.Arguments, Client: client.Name, ClientVersion: client.Version}
 	if p != nil {
-		if p.Client != "" {
-			r.Client = p.Client
+		if p.Client != "" && !strings.EqualFold(p.Client, client.Name) {
+			// The key names the client's profile; its version is not known.
+			r.Client, r.ClientVersion = p.Client, ""
 		}
 		if p.Budget > 0 {
 			r.Budget, r.BudgetSource = p.Budget, "principal:"+p.ID

@@ -55,10 +55,12 @@ func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	var client string
+	// A resource is not a tool result: no result-size annotation applies, so
+	// the client's profile for any version (the conservative one) is used.
+	var client budget.Client
 	if req.Session != nil {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-			client = p.ClientInfo.Name
+			client.Name = p.ClientInfo.Name
 		}
 	}
 	res := s.accountsResult(accounts, "", budget.Resolve(client, s.cfg.BudgetOverrides, 0), time.Now())

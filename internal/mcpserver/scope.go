@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -100,8 +101,8 @@ func (s *server) engineFor(p *auth.Principal) *answer.Engine {
 // it has one, else its profile's or the MCP client's.
 func (s *server) budgetOf(ctx context.Context, p *auth.Principal) budget.Budget {
 	client := clientFrom(ctx)
-	if p != nil && p.Client != "" {
-		client = p.Client
+	if p != nil && p.Client != "" && !strings.EqualFold(p.Client, client.Name) {
+		client = budget.Client{Name: p.Client}
 	}
 	if p != nil && p.Budget > 0 {
 		b := budget.Resolve(client, map[string]int{"*": p.Budget}, 0) // keeps the Claude margin

@@ -162,22 +162,22 @@ func newServer(cfg Config) *server {
 	}
 }
 
-// clientName is the calling client's clientInfo.name: from the request's own
-// metadata (protocol 2026-07-28), else from the session's initialize, else —
-// for stateless HTTP, where older clients' names are unknown — the product in
-// their User-Agent when it is a client the budget table knows
-// ("claude-code/2.1.0 (…)" → claude-code).
-func clientName(req *mcp.CallToolRequest) string {
+// clientOf is the calling client's clientInfo (name and version): from the
+// request's own metadata (protocol 2026-07-28), else from the session's
+// initialize, else — for stateless HTTP, where older clients' names are
+// unknown — the product in their User-Agent when it is a client the budget
+// table knows ("claude-code/2.1.0 (…)" → claude-code 2.1.0).
+func clientOf(req *mcp.CallToolRequest) budget.Client {
 	if req == nil {
-		return ""
+		return budget.Client{}
 	}
 	if ci := req.ClientInfo(); ci != nil && ci.Name != "" {
-		return ci.Name
+		return budget.Client{Name: ci.Name, Version: ci.Version}
 	}
 	if req.Extra != nil && req.Extra.Header != nil {
 		return budget.KnownClient(req.Extra.Header.Get("User-Agent"))
 	}
-	return ""
+	return budget.Client{}
 }
 
 // readOnly are the annotations every adsmcp tool carries: it reads a closed

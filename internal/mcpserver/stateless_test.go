@@ -35,8 +35,8 @@ func TestStatelessServesWithoutSessions(t *testing.T) {
 		}
 		return body, msg.Result.Content[1].Text
 	}
-	a, csvA := call(replicas[0], "claude-code/2.1.0 (cli)")
-	b, csvB := call(replicas[1], "claude-code/2.1.0 (cli)")
+	a, csvA := call(replicas[0], "claude-code/1.0.0 (cli)")
+	b, csvB := call(replicas[1], "claude-code/1.0.0 (cli)")
 	if !strings.Contains(a, `\"budget_source\":\"client:claude-code\"`) || !strings.Contains(b, `\"token_budget\":25000`) {
 		t.Errorf("the User-Agent did not choose the budget:\n%.400s", a)
 	}

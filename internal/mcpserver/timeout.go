@@ -12,7 +12,7 @@ import (
 // answered, so nothing here waits on it.
 func (s *server) queryTimeout(req *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult {
 	p := principalOf(req.Extra)
-	r := engineRequest(req, p, clientName(req))
+	r := engineRequest(req, p, clientOf(req))
 	res := s.engineFor(p).Timeout(r, p.Filter(s.accounts.known()), started, s.cfg.Deadline)
 	return textResult(true, res.Blocks...)
 }
