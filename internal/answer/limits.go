@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"bytes"
+	"encoding/json"
 	"unicode/utf16"
 
 	"github.com/adsmcp/adsmcp/fit"
@@ -13,11 +15,14 @@ import (
 // such limit). An answer fits when Cost ≤ Tokens.
 type Limits struct {
 	Tokens, Bytes, Lines, ErrorChars int
+	// JSONContent: bytes are those of the JSON of the result's content array,
+	// which is what some clients (Codex) give the model.
+	JSONContent bool
 }
 
 // LimitsOf are a resolved budget's limits.
 func LimitsOf(b budget.Budget) Limits {
-	return Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines, ErrorChars: b.ErrorChars}
+	return Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines, ErrorChars: b.ErrorChars, JSONContent: b.JSONContent}
 }
 
 // Cost is the size of blocks of tokens tokens in token units of the limit:
@@ -28,7 +33,7 @@ func LimitsOf(b budget.Budget) Limits {
 func (l Limits) Cost(tokens int, blocks []string, isError bool) int {
 	c := tokens
 	if l.Bytes > 0 || l.Lines > 0 {
-		e := fit.MeasureText(blocks)
+		e := l.Measure(blocks)
 		c = max(c, scaled(e.Bytes, l.Tokens, l.Bytes), scaled(e.Lines, l.Tokens, l.Lines))
 	}
 	if isError && l.ErrorChars > 0 {
@@ -49,4 +54,30 @@ func scaled(n, tokens, limit int) int {
 		return 0
 	}
 	return int((int64(n)*int64(tokens) + int64(limit) - 1) / int64(limit))
+}
+
+// Measure is the extent of blocks as the client counts it: the lines of their
+// text, and the bytes of the text or, for JSONContent clients, of the content
+// array's JSON ([{"type":"text","text":"…"},…]; quotes, backslashes and
+// newlines escaped — more bytes than the text, never fewer).
+func (l Limits) Measure(blocks []string) fit.Extent {
+	e := fit.MeasureText(blocks)
+	if !l.JSONContent {
+		return e
+	}
+	type text struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	content := make([]text, len(blocks))
+	for i, b := range blocks {
+		content[i] = text{"text", b}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(content); err == nil {
+		e.Bytes = max(e.Bytes, buf.Len()-1) // less Encode's newline
+	}
+	return e
 }

@@ -60,6 +60,10 @@ type Profile struct {
 	// ErrorChars, when positive, is how many characters of an isError result's
 	// text the client keeps.
 	ErrorChars int
+	// JSONContent: the client gives the model the JSON of the result's content
+	// array, not its text, so Bytes counts that JSON (quotes and newlines
+	// escaped).
+	JSONContent bool
 	// Claude clients count tokens with Claude's tokenizer: a margin applies.
 	Claude bool
 	// Why is the reason, for docs and logs.
@@ -69,14 +73,19 @@ type Profile struct {
 // Profiles is the table of PRODUCT.md §7 and docs/clients.md, most specific
 // first: the first profile whose name and version match is the client's.
 var Profiles = []Profile{
-	{Names: []string{"claude-code"}, MinVersion: "2.1.0", Tokens: 80000, Bytes: 500000, ErrorChars: 10000, Claude: true,
-		Why: "Claude Code keeps text results of tools declaring _meta[\"anthropic/maxResultSizeChars\"] (500,000 for adsmcp's tools) inline, without its MAX_MCP_OUTPUT_TOKENS check; the seed's 80,000 applies; isError text is cut at about 11,000 characters"},
-	{Names: []string{"claude-code"}, Tokens: 25000, ErrorChars: 10000, Claude: true,
-		Why: "older or unknown Claude Code versions check every MCP result against MAX_MCP_OUTPUT_TOKENS (default 25,000)"},
-	{Names: []string{"claude-ai"}, Tokens: 30000, Claude: true, Why: "Claude.ai and Claude Desktop"},
+	{Names: []string{"claude-code"}, MinVersion: "2.1.97", Tokens: 80000, Bytes: 190000, ErrorChars: 10000, Claude: true,
+		Why: "from 2.1.97 Claude Code keeps text results of tools declaring _meta[\"anthropic/maxResultSizeChars\"] (500,000 for adsmcp's tools) inline, without its MAX_MCP_OUTPUT_TOKENS check, so the seed's 80,000 applies; 190,000 characters stays under its 200,000-character per-turn cap; error text is cut above 10,000 characters"},
+	{Names: []string{"claude-code"}, Tokens: 25000, Bytes: 49000, ErrorChars: 10000, Claude: true,
+		Why: "before 2.1.97 (or an unreadable version) Claude Code checks every MCP result against MAX_MCP_OUTPUT_TOKENS (default 25,000: rejected up to 2.0.42, cut after, saved to a file from 2.0.71) and saves results over 50,000 characters to a file the model only previews"},
+	{Names: []string{"claude-ai"}, Tokens: 30000, Bytes: 140000, Claude: true,
+		Why: "Claude.ai and Claude Desktop; connectors keep about 150,000 characters"},
 	{Names: []string{"ChatGPT", "openai-mcp"}, Tokens: 80000, Why: "ChatGPT"},
-	{Names: []string{"codex-mcp-client", "Codex"}, Tokens: Default, Bytes: 10240, Lines: 256,
-		Why: "Codex keeps about 10 KiB or 256 lines of a tool result and drops the middle (openai/codex#6544, #7906)"},
+	{Names: []string{"codex-mcp-client", "Codex"}, MinVersion: "0.171.0", Tokens: 9000, Bytes: 36000, JSONContent: true,
+		Why: "Codex 0.171 keeps 10,000 tokens of a tool output (the JSON of its content array) and cuts the middle; 36,000 bytes covers a 4-bytes-per-token count"},
+	{Names: []string{"codex-mcp-client", "Codex"}, Tokens: 8000, Bytes: 9500, Lines: 250, JSONContent: true,
+		Why: "older Codex versions keep 10 KiB or 256 lines of a tool output (the JSON of its content array) and drop the middle (openai/codex#6544, #5913)"},
+	{Names: []string{"github-copilot-developer"}, Tokens: 4000, Bytes: 9500,
+		Why: "GitHub Copilot CLI cut MCP output at 10 KB (github/copilot-cli#1732)"},
 }
 
 // Budget is a resolved budget.
@@ -90,6 +99,8 @@ type Budget struct {
 	// ErrorChars is what the client keeps of an error's text (0: no limit
 	// besides the others).
 	ErrorChars int
+	// JSONContent: Bytes counts the JSON of the content array (Profile).
+	JSONContent bool
 	// Source says where Tokens came from: "client:claude-ai", "config:claude-code",
 	// "default", "argument" (token_budget), "flag".
 	Source string
@@ -108,7 +119,7 @@ func Resolve(c Client, overrides map[string]int, requested int) Budget {
 	claude := false
 	if p, name, ok := profileOf(c); ok {
 		b.Tokens, b.Source, claude = p.Tokens, "client:"+name, p.Claude
-		b.Bytes, b.Lines, b.ErrorChars = p.Bytes, p.Lines, p.ErrorChars
+		b.Bytes, b.Lines, b.ErrorChars, b.JSONContent = p.Bytes, p.Lines, p.ErrorChars, p.JSONContent
 		b.Profile = name
 		if p.MinVersion != "" {
 			b.Profile += ">=" + p.MinVersion

@@ -16,7 +16,12 @@ func TestResolve(t *testing.T) {
 		{"claude-code/2.1.328", nil, 0, 80000, 68000, "client:claude-code"},
 		{"claude-code/2.1.0-beta.1", nil, 0, 25000, 21250, "client:claude-code"},
 		{"claude-code/garbage", nil, 0, 25000, 21250, "client:claude-code"},
-		{"codex-mcp-client/0.46.0", nil, 0, 30000, 30000, "client:codex-mcp-client"},
+		{"claude-code/2.1.96", nil, 0, 25000, 21250, "client:claude-code"},
+		{"claude-code/2.1.97", nil, 0, 80000, 68000, "client:claude-code"},
+		{"codex-mcp-client/0.46.0", nil, 0, 8000, 8000, "client:codex-mcp-client"},
+		{"codex-mcp-client/0.171.0", nil, 0, 9000, 9000, "client:codex-mcp-client"},
+		{"Codex", nil, 0, 8000, 8000, "client:Codex"},
+		{"github-copilot-developer/1.0.3", nil, 0, 4000, 4000, "client:github-copilot-developer"},
 		{"claude-ai", nil, 0, 30000, 25500, "client:claude-ai"},
 		{"ChatGPT", nil, 0, 80000, 80000, "client:ChatGPT"},
 		{"chatgpt", nil, 0, 80000, 80000, "client:ChatGPT"},
@@ -58,11 +63,11 @@ func TestKnownClient(t *testing.T) {
 // are what the client itself keeps.
 func TestSizeLimitsFollowTheProfile(t *testing.T) {
 	b := Resolve(Client{Name: "Codex", Version: "0.30.0"}, map[string]int{"*": 50000}, 20000)
-	if b.Tokens != 20000 || b.Bytes != 10240 || b.Lines != 256 {
-		t.Errorf("Codex with overrides: %+v; want 20000 tokens, 10240 bytes, 256 lines", b)
+	if b.Tokens != 20000 || b.Bytes != 9500 || b.Lines != 250 || !b.JSONContent {
+		t.Errorf("Codex with overrides: %+v; want 20000 tokens, 9500 bytes of JSON, 250 lines", b)
 	}
-	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, nil, 0); b.ErrorChars == 0 || b.Bytes != 500000 {
-		t.Errorf("claude-code 2.1.328: %+v; want its error characters and the declared 500,000", b)
+	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, nil, 0); b.ErrorChars != 10000 || b.Bytes != 190000 {
+		t.Errorf("claude-code 2.1.328: %+v; want 10,000 error characters and 190,000 bytes", b)
 	}
 	if b := Resolve(Client{Name: "cursor-vscode"}, nil, 0); b.Bytes != 0 || b.Lines != 0 || b.ErrorChars != 0 {
 		t.Errorf("unknown client got size limits: %+v", b)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
@@ -62,6 +63,7 @@ type tcase struct {
 	res    *answer.Result
 	tokens int // exact o200k count of all blocks
 	limit  int // the budget the answer must fit
+	limits clientLimits
 
 	head     *headJSON
 	meta     *metaJSON
@@ -80,15 +82,65 @@ type tcase struct {
 func (c *tcase) isCSV() bool  { return c.head != nil && c.head.Type == "" && c.tab != nil }
 func (c *tcase) isSumm() bool { return c.head != nil && c.head.Type == "data_too_large" }
 
-// clientBudget is the announced budget of a client (docs/fit.md's table).
-func clientBudget(client string) int {
-	switch strings.ToLower(client) {
-	case "claude-code":
-		return 25000
-	case "chatgpt", "openai-mcp":
-		return 80000
+// clientLimits is what a client keeps of an answer, from docs/clients.md's
+// table (written here again, not imported: the oracle shares no code with
+// what it checks). client is "name" or "name/version".
+type clientLimits struct {
+	tokens      int // the announced budget
+	bytes       int // of the text joined by newlines, or of the content array's JSON
+	lines       int
+	errorChars  int // UTF-16 units of an error's text
+	jsonContent bool
+}
+
+func limitsOf(client string) clientLimits {
+	name, version, _ := strings.Cut(client, "/")
+	atLeast := func(min string) bool {
+		var a, b [3]int
+		if n, _ := fmt.Sscanf(version, "%d.%d.%d", &a[0], &a[1], &a[2]); n != 3 || strings.ContainsAny(version, "-+") {
+			return false
+		}
+		fmt.Sscanf(min, "%d.%d.%d", &b[0], &b[1], &b[2])
+		return slices.Compare(a[:], b[:]) >= 0
 	}
-	return 30000
+	switch strings.ToLower(name) {
+	case "claude-code":
+		if atLeast("2.1.97") {
+			return clientLimits{tokens: 80000, bytes: 190000, errorChars: 10000}
+		}
+		return clientLimits{tokens: 25000, bytes: 49000, errorChars: 10000}
+	case "claude-ai":
+		return clientLimits{tokens: 30000, bytes: 140000}
+	case "chatgpt", "openai-mcp":
+		return clientLimits{tokens: 80000}
+	case "codex-mcp-client", "codex":
+		if atLeast("0.171.0") {
+			return clientLimits{tokens: 9000, bytes: 36000, jsonContent: true}
+		}
+		return clientLimits{tokens: 8000, bytes: 9500, lines: 250, jsonContent: true}
+	case "github-copilot-developer":
+		return clientLimits{tokens: 4000, bytes: 9500}
+	}
+	return clientLimits{tokens: 30000}
+}
+
+// extent measures blocks as a client with l's limits counts them.
+func (l clientLimits) extent(blocks []string) (bytes, lines, chars int) {
+	text := strings.Join(blocks, "\n")
+	bytes, lines = len(text), strings.Count(text, "\n")+1
+	chars = len(utf16.Encode([]rune(text)))
+	if l.jsonContent {
+		var content []map[string]string
+		for _, b := range blocks {
+			content = append(content, map[string]string{"type": "text", "text": b})
+		}
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(content)
+		bytes = len(strings.TrimSuffix(buf.String(), "\n"))
+	}
+	return bytes, lines, chars
 }
 
 var counter = fit.NewO200k()
@@ -103,7 +155,8 @@ func run(t *testing.T, e *answer.Engine, name string, c *call, args []byte) *tca
 	for _, b := range res.Blocks {
 		tc.tokens += counter.Exact(b)
 	}
-	tc.limit = clientBudget(c.Client)
+	tc.limits = limitsOf(c.Client)
+	tc.limit = tc.limits.tokens
 	if c.Budget > 0 {
 		tc.limit = c.Budget
 	}
@@ -772,6 +825,18 @@ func checkBudget(d *Data, c *tcase) []string {
 			kind += "-long-args"
 		}
 		p = append(p, fmt.Sprintf("[over-budget-%s] %d tokens for a budget of %d (arguments: %d bytes)", kind, c.tokens, c.limit, len(c.args)))
+	}
+	if c.res != nil {
+		l := c.limits
+		bytes, lines, chars := l.extent(c.res.Blocks)
+		switch {
+		case l.bytes > 0 && bytes > l.bytes:
+			p = append(p, fmt.Sprintf("[over-bytes] %d bytes for the client's %d (%s)", bytes, l.bytes, c.call.Client))
+		case l.lines > 0 && lines > l.lines:
+			p = append(p, fmt.Sprintf("[over-lines] %d lines for the client's %d (%s)", lines, l.lines, c.call.Client))
+		case c.res.IsError && l.errorChars > 0 && chars > l.errorChars:
+			p = append(p, fmt.Sprintf("[over-error-chars] an error of %d characters for the client's %d (%s)", chars, l.errorChars, c.call.Client))
+		}
 	}
 	if c.meta != nil && c.meta.TokenBudget > 0 && c.tokens > c.meta.TokenBudget && c.meta.TokenBudget < c.limit {
 		p = append(p, fmt.Sprintf("[over-meta-budget] %d tokens for _meta.token_budget %d", c.tokens, c.meta.TokenBudget))
