@@ -29,6 +29,7 @@ func listAccountsTool(s *server) tool {
 			Description: "List the ad accounts you can query: platform, account_id, account_name, currency, timezone, status (CSV). " +
 				"Call it first to find account_ids for the query tool; money in each account is in its currency.",
 			Annotations: readOnly("List ad accounts"),
+			Meta:        toolMeta(),
 			InputSchema: schemaFor[ListAccountsInput](func(sc *jsonschema.Schema) {
 				sc.Properties["platform"].Enum = enum(catalog.AllPlatforms...)
 			}),

@@ -27,6 +27,7 @@ func listFieldsTool(s *server) tool {
 				"(sums add up; ratios are recomputed from their parts; non_additive such as reach are never summed), " +
 				"unit, platforms, description, synonyms; and the filter operators per type. Time is not a field: use time_granularity.",
 			Annotations: readOnly("List dimensions and metrics"),
+			Meta:        toolMeta(),
 			InputSchema: schemaFor[ListFieldsInput](func(sc *jsonschema.Schema) {
 				sc.Properties["platform"].Enum = enum(catalog.AllPlatforms...)
 			}),

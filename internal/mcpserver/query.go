@@ -54,21 +54,14 @@ type SortInput struct {
 	Direction string `json:"direction,omitempty" jsonschema:"Default: desc for metrics, asc otherwise."`
 }
 
-// QueryToolMeta is the query tool's _meta: Claude Code keeps results up to this
-// many characters inline instead of writing them to a file the model only
-// previews.
-var QueryToolMeta = mcp.Meta{"anthropic/maxResultSizeChars": 500000}
-
 func queryTool(s *server) tool {
 	return tool{
 		def: &mcp.Tool{
-			Name: "query",
-			Description: "Query advertising metrics (spend, impressions, clicks, conversions, ctr, roas…) by dimensions and time. " +
-				"The answer always fits your context and never silently drops rows: a _meta JSON block first (read it: what was changed, warnings), then CSV. " +
-				"Too much data comes back coarser in time (granularity_change) or as a data_too_large summary with ready-to-run narrower queries.",
+			Name:        "query",
+			Description: queryDescription,
 			Annotations: readOnly("Query advertising data"),
 			InputSchema: querySchema(s.cfg.MaxAccounts),
-			Meta:        QueryToolMeta,
+			Meta:        toolMeta(),
 		},
 		handler: s.guard("query", s.query, s.queryTimeout),
 	}

@@ -171,3 +171,45 @@ func TestQueryLinesGroupAccounts(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceCacheScope: a resource whose content depends on the caller (the
+// accounts, fitted to the client's budget) is cacheable only by that caller's
+// own client, and never reused without asking again; one that is the same for
+// every caller is public. The SDK fills an unset scope with "public", so a
+// forgotten scope would fail here. Both protocols carry the fields; the SDK
+// client caches only under 2026-07-28.
+func TestResourceCacheScope(t *testing.T) {
+	want := map[string]struct {
+		scope string
+		ttl   bool // a positive ttlMs
+	}{
+		"adsmcp://guide":    {"public", true},
+		"adsmcp://fields":   {"public", true},
+		"adsmcp://accounts": {"private", false},
+	}
+	for _, version := range []string{"", "2026-07-28"} {
+		ctx := context.Background()
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := New(testConfig(t)).Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code", Version: "test"}, nil).
+			Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for uri, w := range want {
+			got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			if err != nil {
+				t.Fatalf("protocol %q, read %s: %v", version, uri, err)
+			}
+			if got.CacheScope != w.scope || (got.TTLMs > 0) != w.ttl {
+				t.Errorf("protocol %q, %s: cacheScope %q, ttlMs %d; want %q with a positive ttlMs %v",
+					version, uri, got.CacheScope, got.TTLMs, w.scope, w.ttl)
+			}
+		}
+		cs.Close()
+		ss.Wait()
+	}
+}

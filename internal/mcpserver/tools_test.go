@@ -31,8 +31,14 @@ func TestToolsListHasThreeReadOnlyTools(t *testing.T) {
 		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint || a.Title == "" {
 			t.Errorf("%s: annotations %+v, want readOnly, idempotent, closed world, a title", tl.Name, a)
 		}
-		if len(tl.Description) < 80 || len(tl.Description) > 500 {
-			t.Errorf("%s: description of %d characters: %q", tl.Name, len(tl.Description), tl.Description)
+		// Claude Code cuts tool descriptions at 2 KB.
+		if len(tl.Description) < 80 || len(tl.Description) > 2048 {
+			t.Errorf("%s: description of %d bytes: %q", tl.Name, len(tl.Description), tl.Description)
+		}
+		// Claude Code keeps an annotated tool's text results inline up to this
+		// many characters instead of checking them against MAX_MCP_OUTPUT_TOKENS.
+		if v, _ := tl.Meta["anthropic/maxResultSizeChars"].(float64); v != 500000 {
+			t.Errorf("%s _meta = %v, want anthropic/maxResultSizeChars 500000", tl.Name, tl.Meta)
 		}
 		schema, _ := tl.InputSchema.(map[string]any)
 		if schema["type"] != "object" {
@@ -41,42 +47,6 @@ func TestToolsListHasThreeReadOnlyTools(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"list_accounts", "list_fields", "query"}) {
 		t.Fatalf("tools %v", names)
-	}
-	q := res.Tools[2]
-	if v, _ := q.Meta["anthropic/maxResultSizeChars"].(float64); v != 500000 {
-		t.Errorf("query _meta = %v, want anthropic/maxResultSizeChars 500000", q.Meta)
-	}
-	for _, tl := range res.Tools[:2] {
-		if len(tl.Meta) != 0 {
-			t.Errorf("%s has _meta %v", tl.Name, tl.Meta)
-		}
-	}
-}
-
-func TestInstructions(t *testing.T) {
-	cs := connect(t, testConfig(t), "claude-ai")
-	got := cs.InitializeResult().Instructions
-	if got != Instructions {
-		t.Fatalf("initialize sent other instructions:\n%s", got)
-	}
-	first, _, _ := strings.Cut(Instructions, "\n\n")
-	if n := len(first); n > 512 {
-		t.Errorf("first paragraph is %d bytes; the first 512 characters must stand alone", n)
-	}
-	head := Instructions[:512]
-	for _, want := range []string{"list_accounts", "list_fields", "query", "time_granularity", "never a dimension", "_meta"} {
-		if !strings.Contains(head, want) {
-			t.Errorf("first 512 characters lack %q", want)
-		}
-	}
-	for _, want := range []string{"granularity_change", "validation_filter", "warnings", "data_too_large", "suggestions",
-		"invalid_query", "too_many_accounts", "timeout", "currency"} {
-		if !strings.Contains(Instructions, want) {
-			t.Errorf("instructions do not explain %q", want)
-		}
-	}
-	if got, want := cs.InitializeResult().ServerInfo.Name, "adsmcp"; got != want {
-		t.Errorf("server name %q", got)
 	}
 }
 
@@ -317,16 +287,5 @@ func TestListFieldsCSVIsCheaper(t *testing.T) {
 	t.Logf("list_fields: CSV %d tokens, JSON objects %d, JSON arrays %d", csvTokens, objTokens, arrTokens)
 	if csvTokens >= objTokens || csvTokens >= arrTokens {
 		t.Errorf("CSV (%d tokens) is not the cheapest (JSON objects %d, arrays %d)", csvTokens, objTokens, arrTokens)
-	}
-}
-
-// TestDocsShowTheInstructions keeps docs/mcp.md in step with the instructions.
-func TestDocsShowTheInstructions(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "mcp.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), Instructions) {
-		t.Error("docs/mcp.md does not show the current Instructions verbatim")
 	}
 }
