@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,7 +49,12 @@ func connect(t testing.TB, cfg Config, client string) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "test"}, nil).Connect(ctx, ct, nil)
+	// client is "name" or "name/version" (version "test" when absent).
+	name, version, ok := strings.Cut(client, "/")
+	if !ok {
+		version = "test"
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,75 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/adsmcp/adsmcp/fit"
+)
+
+// Through the server, each client profile is chosen by clientInfo's name and
+// version, and no answer — data, summary or error — is over any of its limits
+// as that client measures it (Codex: the JSON of the content array).
+func TestClientProfilesThroughTheServer(t *testing.T) {
+	counter := fit.NewO200k()
+	cfg := testConfig(t)
+	queries := map[string]string{
+		"daily":    `{"platforms":["meta_ads"],"dimensions":["campaign_name"],"metrics":["spend","clicks","ctr"],"time_granularity":"daily","date_preset":"last_90d"}`,
+		"accounts": `{"metrics":["spend"],"dimensions":["account_name"],"date_preset":"last_30d"}`, // too_many_accounts
+		"invalid":  `{"metrics":["spnd","clcks","imprs","cts","cpcc","rooas"],"dimensions":["campain","adsett","contry"]}`,
+	}
+	for _, tc := range []struct {
+		client                       string
+		tokens, bytes, lines, errors int
+		jsonContent                  bool
+	}{
+		{"claude-code/2.1.332", 80000, 190000, 0, 10000, false},
+		{"claude-code/2.1.96", 25000, 49000, 0, 10000, false},
+		{"claude-code", 25000, 49000, 0, 10000, false},
+		{"codex-mcp-client/0.46.0", 8000, 9500, 250, 0, true},
+		{"codex-mcp-client/0.171.0", 9000, 36000, 0, 0, true},
+		{"github-copilot-developer/1.0.3", 4000, 9500, 0, 0, false},
+		{"claude-ai/1.0", 30000, 140000, 0, 0, false},
+	} {
+		cs := connect(t, cfg, tc.client)
+		for what, args := range queries {
+			res := call(t, cs, "query", args)
+			blocks := texts(t, res)
+			text := strings.Join(blocks, "\n")
+			tokens := 0
+			for _, b := range blocks {
+				tokens += counter.Exact(b)
+			}
+			bytes := len(text)
+			if tc.jsonContent {
+				b, _ := json.Marshal(res.Content) // as Codex shows the model the result
+				bytes = max(bytes, len(b))
+			}
+			lines := strings.Count(text, "\n") + 1
+			chars := len(utf16.Encode([]rune(text)))
+			switch {
+			case tokens > tc.tokens:
+				t.Errorf("%s, %s: %d tokens, limit %d", tc.client, what, tokens, tc.tokens)
+			case tc.bytes > 0 && bytes > tc.bytes:
+				t.Errorf("%s, %s: %d bytes, limit %d", tc.client, what, bytes, tc.bytes)
+			case tc.lines > 0 && lines > tc.lines:
+				t.Errorf("%s, %s: %d lines, limit %d", tc.client, what, lines, tc.lines)
+			case res.IsError && tc.errors > 0 && chars > tc.errors:
+				t.Errorf("%s, %s: an error of %d characters, limit %d", tc.client, what, chars, tc.errors)
+			}
+			if what == "daily" {
+				m := metaOf(t, blocks[0])
+				if int(m["token_budget"].(float64)) != tc.tokens {
+					t.Errorf("%s: token_budget %v, want %d", tc.client, m["token_budget"], tc.tokens)
+				}
+				if got, _ := m["byte_budget"].(float64); int(got) != tc.bytes {
+					t.Errorf("%s: byte_budget %v, want %d", tc.client, m["byte_budget"], tc.bytes)
+				}
+				t.Logf("%s: daily answered at %v, binding_limit %v, %d tokens, %d bytes, %d lines", tc.client,
+					m["time_granularity"], m["binding_limit"], tokens, bytes, lines)
+			}
+		}
+	}
+}
