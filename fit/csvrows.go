@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // rowCosts estimates the tokens of the CSV header and of each row's line, so the
@@ -102,7 +105,8 @@ func sampledTokens(t *Table, c TokenCounter, sample int) int {
 }
 
 // rowBytes is the bytes of the CSV header line and of each row's line, as
-// WriteCSV writes them, for clients that limit bytes.
+// WriteCSV writes them, for clients that limit bytes. A text field's length
+// is computed once per distinct value.
 func rowBytes(t *Table) (header int, rows []int) {
 	var cols []*Column
 	for _, col := range t.Columns {
@@ -110,38 +114,55 @@ func rowBytes(t *Table) (header int, rows []int) {
 			cols = append(cols, col)
 		}
 	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	rec := make([]string, len(cols))
-	line := func() int {
-		buf.Reset()
-		w.Write(rec)
-		w.Flush()
-		return buf.Len()
+	for _, col := range cols {
+		header += csvFieldLen(col.Name) + 1 // a comma, or the newline
 	}
-	for i, col := range cols {
-		rec[i] = col.Name
+	textLen := make([]map[string]int, len(cols))
+	for i := range cols {
+		textLen[i] = map[string]int{}
 	}
-	header = line()
 	rows = make([]int, t.Len())
 	var num []byte
 	for r := range t.Len() {
+		n := 0
+		lone := len(cols) == 1
 		for i, col := range cols {
 			switch {
 			case col.Role != RoleMetric:
-				rec[i] = col.Strings[r]
+				s := col.Strings[r]
+				v, ok := textLen[i][s]
+				if !ok {
+					v = csvFieldLen(s)
+					textLen[i][s] = v
+				}
+				lone = lone && s == ""
+				n += v + 1
 			case col.IsNull(r):
-				rec[i] = ""
+				n++
 			default:
+				lone = false
 				num = AppendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
-				rec[i] = string(num)
+				n += len(num) + 1
 			}
 		}
-		if len(rec) == 1 && rec[0] == "" {
-			rows[r] = len("\"\"\n") // WriteCSV quotes a lone empty field
-			continue
+		if lone {
+			n = len("\"\"\n") // WriteCSV quotes a lone empty field
 		}
-		rows[r] = line()
+		rows[r] = n
 	}
 	return header, rows
+}
+
+// csvFieldLen is the length of a field as encoding/csv writes it: quoted, its
+// quotes doubled, when it holds a quote, a comma, a line break or starts with
+// a space (encoding/csv's fieldNeedsQuotes).
+func csvFieldLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if s == `\.` || strings.ContainsAny(s, "\",\r\n") || unicode.IsSpace(r) {
+		return len(s) + 2 + strings.Count(s, `"`)
+	}
+	return len(s)
 }

@@ -77,6 +77,36 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
+// BenchmarkFitByteLimit is BenchmarkFit with an older Codex's limits (9,500
+// bytes, 250 lines) besides the tokens, against the tokens alone in the same
+// run: what measuring bytes and lines costs.
+func BenchmarkFitByteLimit(b *testing.B) {
+	counter := NewO200k()
+	counter.Exact("warm up")
+	for _, n := range []int{5000, 100000} {
+		tab := pipelineBenchTable(n)
+		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, limits := range []struct {
+			name         string
+			bytes, lines int
+		}{{"tokens", 0, 0}, {"bytes+lines", 9500, 250}} {
+			b.Run(fmt.Sprintf("rows=%d/%s", n, limits.name), func(b *testing.B) {
+				b.ReportAllocs()
+				var kind Kind
+				for b.Loop() {
+					resp, err := Fit(context.Background(), tab, Options{Budget: 8000, Counter: counter, MaxBytes: limits.bytes, MaxLines: limits.lines,
+						Start: start, End: start.AddDate(0, 0, 364), Suggest: func(n Narrowing) any { return n }})
+					if err != nil {
+						b.Fatal(err)
+					}
+					kind = resp.Kind
+				}
+				b.Logf("%d rows → %s", tab.Len(), kind)
+			})
+		}
+	}
+}
+
 // peakRSSMB is the process's peak resident memory so far (Linux), in MB.
 func peakRSSMB() float64 {
 	data, err := os.ReadFile("/proc/self/status")

@@ -3,6 +3,7 @@ package fit
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -129,4 +130,25 @@ func applyNarrowing(t *testing.T, tab *Table, n Narrowing) *Table {
 		out = rolled
 	}
 	return out
+}
+
+// rowBytes adds up to the bytes WriteCSV writes, on text that needs quoting.
+func TestRowBytesMatchWriteCSV(t *testing.T) {
+	tab := wideTable(3, 4)
+	name := tab.Column("campaign_name")
+	for i, s := range []string{`say "hi"`, "a,b", " lead", "line\nbreak", "", `\.`, "Campaña «1»", "\ttab"} {
+		name.Strings[i] = s
+	}
+	var buf strings.Builder
+	if err := WriteCSV(&buf, tab); err != nil {
+		t.Fatal(err)
+	}
+	h, rows := rowBytes(tab)
+	sum := h
+	for _, r := range rows {
+		sum += r
+	}
+	if sum != buf.Len() {
+		t.Errorf("rowBytes add up to %d, WriteCSV wrote %d", sum, buf.Len())
+	}
 }

@@ -36,6 +36,11 @@ func TestClientProfilesThroughTheServer(t *testing.T) {
 		cs := connect(t, cfg, tc.client)
 		for what, args := range queries {
 			res := call(t, cs, "query", args)
+			if res.StructuredContent != nil {
+				// Claude Code and Codex would show the model only this JSON,
+				// which no limit here counts.
+				t.Fatalf("%s, %s: the result has structuredContent", tc.client, what)
+			}
 			blocks := texts(t, res)
 			text := strings.Join(blocks, "\n")
 			tokens := 0
