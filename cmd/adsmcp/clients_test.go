@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 // testDB's warehouse is anchored at 2026-03-15: its data ends the day before, and
@@ -40,7 +42,7 @@ type clientsEnv struct {
 func needClients(t *testing.T) clientsEnv {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("real MCP clients: not in -short mode")
+		skipreport.Skip(t, "real MCP clients: not in -short mode")
 	}
 	dir, err := filepath.Abs(filepath.Join("..", "..", "test", "clients"))
 	if err != nil {
@@ -54,7 +56,7 @@ func needClients(t *testing.T) clientsEnv {
 			if os.Getenv("ADSMCP_REQUIRE_CLIENTS") == "1" {
 				t.Fatal(msg + " (ADSMCP_REQUIRE_CLIENTS=1)")
 			}
-			t.Skip(msg)
+			skipreport.Skip(t, msg)
 		}
 	}
 	e.db = testDB(t)

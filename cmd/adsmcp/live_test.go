@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
@@ -48,7 +49,7 @@ func csvBlock(out string) string {
 // what the warehouse holding the same data answers.
 func TestLiveSourcesFromTheConfig(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the API fakes")
+		skipreport.Skip(t, "starts the API fakes")
 	}
 	cfg, _, _ := liveConfig(t)
 	out, stderr, err := runCLI("accounts", "--config", cfg)
@@ -84,7 +85,7 @@ func TestLiveSourcesFromTheConfig(t *testing.T) {
 // it answers.
 func TestLiveFailureOverMCP(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the API fakes")
+		skipreport.Skip(t, "starts the API fakes")
 	}
 	path, m, _ := liveConfig(t)
 	g := &globals{configPath: path}

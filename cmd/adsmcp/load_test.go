@@ -37,6 +37,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/auth"
 	"github.com/adsmcp/adsmcp/internal/loadgen"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
 )
 
@@ -168,7 +169,7 @@ func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 // warm-up, back near where they started once the sessions close.
 func TestSoak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("load test: not in -short mode")
+		skipreport.Skip(t, "load test: not in -short mode")
 	}
 	dur := envDuration(t, "ADSMCP_SOAK", 10*time.Second)
 	sessions := loadgen.DefaultSessions
@@ -320,7 +321,7 @@ const metaQuery = `{"platforms":["meta_ads"],"metrics":["spend","clicks"],"dimen
 // well within its deadline and grace.
 func TestSIGTERMUnderLoad(t *testing.T) {
 	if testing.Short() {
-		t.Skip("load test: not in -short mode")
+		skipreport.Skip(t, "load test: not in -short mode")
 	}
 	api := newGatedMeta(t)
 	const deadline, sessions = 20 * time.Second, 6
@@ -535,7 +536,7 @@ func waitFor(d time.Duration, cond func() bool) bool {
 // scenarios.)
 func TestHangingSourceDeadline(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the binary")
+		skipreport.Skip(t, "starts the binary")
 	}
 	api := newHangingAPI(t)
 	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\n")
@@ -622,7 +623,7 @@ func (d *droppable) drop() {
 // per session until then).
 func TestDisconnectNoLeak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("load test: not in -short mode")
+		skipreport.Skip(t, "load test: not in -short mode")
 	}
 	api := newHangingAPI(t)
 	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\nhttp:\n  session_idle_timeout: 2s\n")
@@ -752,7 +753,7 @@ func TestLoadCommandFlags(t *testing.T) {
 // demo data, and the report prints.
 func TestLoadCommand(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the binary")
+		skipreport.Skip(t, "starts the binary")
 	}
 	srv := startServer(t, "--db", testDB(t), "--today", "2026-03-15")
 	var mix []string
@@ -783,7 +784,7 @@ func TestLoadCommand(t *testing.T) {
 // one; without it no session connects.
 func TestLoadCommandHeader(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the binary")
+		skipreport.Skip(t, "starts the binary")
 	}
 	key, hash, err := auth.NewKey()
 	if err != nil {

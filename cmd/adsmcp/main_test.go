@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
 var (
@@ -70,8 +72,11 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
+// TestMain removes the package's warehouses after the tests: the CLI's and the
+// shared one of duckdbtest (the live tests compare against it).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	duckdbtest.Cleanup()
 	if dbPath != "" {
 		os.RemoveAll(filepath.Dir(dbPath))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 type withKey struct{ key string }
@@ -36,7 +37,7 @@ func get(t *testing.T, url string) (int, string) {
 // readiness served; and no data exposed on a public address without auth.
 func TestRemoteServer(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the binary")
+		skipreport.Skip(t, "runs the binary")
 	}
 	key, hash, err := auth.NewKey()
 	if err != nil {
@@ -110,7 +111,7 @@ limits: {requests_per_minute: 600, max_concurrent: 2}
 // every call alike, and a client's User-Agent picks its budget.
 func TestTwoStatelessReplicas(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the binary")
+		skipreport.Skip(t, "runs the binary")
 	}
 	var urls []string
 	for range 2 {

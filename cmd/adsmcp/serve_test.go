@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 // syncBuffer is a bytes.Buffer the child's stderr can be written to while the
@@ -61,7 +63,7 @@ func TestParseBudgetFlags(t *testing.T) {
 // JSON-RPC lines, a malformed line gets a parse error and the server goes on.
 func TestServeStdioSmoke(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		skipreport.Skip(t, "builds the binary")
 	}
 	db, bin := testDB(t), binary(t)
 	// --verbose: the logs (every call at debug level) must all go to stderr.

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -127,7 +128,7 @@ const smallArgs = `{"account_ids":["act_4409187263550918","act_6630418825197342"
 
 func TestRunInProcess(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the test warehouse")
+		skipreport.Skip(t, "builds the test warehouse")
 	}
 	mcpURL, metricsURL := serve(t)
 	var seen atomic.Int64

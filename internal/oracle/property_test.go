@@ -18,6 +18,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -1013,7 +1014,7 @@ func checkAccounting(d *Data, c *tcase) []string {
 // every invariant on it.
 func TestOne(t *testing.T) {
 	if *flagArgs == "" {
-		t.Skip("no -oracle.args")
+		skipreport.Skip(t, "a tool for one call: runs only with -oracle.args (see its doc comment)")
 	}
 	d := oracleData(t)
 	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}

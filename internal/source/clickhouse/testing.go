@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 // DSNForTest is the server .ci/setup-clickhouse starts; without it the tests
@@ -20,7 +22,7 @@ func DSNForTest(t testing.TB) string {
 		if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
 			t.Fatal(msg + " (ADSMCP_REQUIRE_DATABASES=1)")
 		}
-		t.Skip(msg)
+		skipreport.Skip(t, msg)
 	}
 	return dsn
 }

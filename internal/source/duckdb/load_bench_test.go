@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 // BenchmarkLoadDemo generates and loads the small test dataset into a fresh
@@ -38,7 +39,7 @@ func BenchmarkLoadDemo(b *testing.B) {
 // of a temporary directory.
 func TestFullDemo(t *testing.T) {
 	if os.Getenv("ADSMCP_FULL_DEMO") == "" {
-		t.Skip("set ADSMCP_FULL_DEMO=1 to generate and load the full demo dataset")
+		skipreport.Skip(t, "set ADSMCP_FULL_DEMO=1 to generate and load the full demo dataset")
 	}
 	path := os.Getenv("ADSMCP_FULL_DEMO_PATH")
 	if path == "" {

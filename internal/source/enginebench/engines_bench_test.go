@@ -16,6 +16,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
@@ -139,7 +140,7 @@ func openEngines(b *testing.B) []engine {
 		b.Fatal(enginesErr)
 	}
 	if len(engines) < 2 {
-		b.Skip("neither ADSMCP_TEST_PG_DSN nor ADSMCP_TEST_CH_DSN is set; start servers with: " +
+		skipreport.Skip(b, "neither ADSMCP_TEST_PG_DSN nor ADSMCP_TEST_CH_DSN is set; start servers with: "+
 			`eval "$(bash .ci/setup-postgres)"; eval "$(bash .ci/setup-clickhouse)"`)
 	}
 	return engines

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
 // DSNForTest is the server .ci/setup-postgres starts; without it the tests that
@@ -22,7 +24,7 @@ func DSNForTest(t testing.TB) string {
 		if os.Getenv("ADSMCP_REQUIRE_DATABASES") == "1" {
 			t.Fatal(msg + " (ADSMCP_REQUIRE_DATABASES=1)")
 		}
-		t.Skip(msg)
+		skipreport.Skip(t, msg)
 	}
 	return dsn
 }
