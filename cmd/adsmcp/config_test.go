@@ -48,7 +48,7 @@ http: {listen: "127.0.0.1:9999"}
 		if cfg.Deadline != f.deadline || cfg.MaxAccounts != f.maxAccounts {
 			t.Fatalf("config %+v does not carry the flags %+v", cfg, f)
 		}
-		return *f, []int{cfg.BudgetOverrides["claude-code"], cfg.BudgetOverrides["*"], cfg.BudgetOverrides["ChatGPT"]}
+		return *f, []int{cfg.BudgetOverrides.Tokens["claude-code"], cfg.BudgetOverrides.Tokens["*"], cfg.BudgetOverrides.Tokens["ChatGPT"]}
 	}
 	f, b := settings()
 	if f.deadline != 40*time.Second || f.maxAccounts != 20 || f.listen != "127.0.0.1:9999" || b[0] != 80000 || b[1] != 35000 || b[2] != 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -64,7 +65,7 @@ data_too_large summary with narrower queries, or an error the model can act on.
 			if f.raw {
 				return printRaw(cmd, src, raw, now)
 			}
-			engine := &answer.Engine{Source: src, Now: now, BudgetOverrides: g.cfg.Budgets, MaxAccounts: g.cfg.MaxAccounts}
+			engine := &answer.Engine{Source: src, Now: now, BudgetOverrides: budget.Overrides{Tokens: g.cfg.Budgets, Sizes: g.cfg.ClientLimits}, MaxAccounts: g.cfg.MaxAccounts}
 			res, err := engine.Query(cmd.Context(), answer.Request{Args: raw, Client: f.client, Budget: f.budget})
 			if err != nil {
 				return err

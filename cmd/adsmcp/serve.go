@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -117,7 +118,7 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 		budgets = map[string]int{}
 	}
 	maps.Copy(budgets, overrides)
-	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budgets, Now: now}, nil
+	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budget.Overrides{Tokens: budgets, Sizes: file.ClientLimits}, Now: now}, nil
 }
 
 func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {

@@ -32,8 +32,9 @@ type Engine struct {
 	Now func() time.Time
 	// Counter counts tokens (fit's default o200k counter when nil).
 	Counter fit.TokenCounter
-	// BudgetOverrides are configured budgets per client name ("*" for all).
-	BudgetOverrides map[string]int
+	// BudgetOverrides are the configured budgets per client name ("*" for
+	// all) and client size limits.
+	BudgetOverrides budget.Overrides
 }
 
 // Request is one call.
@@ -133,7 +134,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 
 func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {
 	if req.Budget > 0 {
-		b := budget.Resolve(req.client(), map[string]int{"*": req.Budget}, q.TokenBudget)
+		b := budget.Resolve(req.client(), budget.Overrides{Tokens: map[string]int{"*": req.Budget}, Sizes: e.BudgetOverrides.Sizes}, q.TokenBudget)
 		if b.Source == "config:*" {
 			b.Source = "flag:--budget"
 			if req.BudgetSource != "" {

@@ -28,7 +28,7 @@ func effective(client string, flag int, args string) int {
 	if flag > 0 {
 		over = map[string]int{"*": flag}
 	}
-	return budget.Resolve(budget.ParseClient(client), over, a.TokenBudget).Effective
+	return budget.Resolve(budget.ParseClient(client), budget.Overrides{Tokens: over}, a.TokenBudget).Effective
 }
 
 // campaignNames are the campaign names of the meta6 accounts, then made-up

@@ -88,6 +88,26 @@ var Profiles = []Profile{
 		Why: "GitHub Copilot CLI cut MCP output at 10 KB (github/copilot-cli#1732)"},
 }
 
+// Sizes are a client's size limits as a deployment configures them
+// (client_limits in the config file), replacing its profile's: for a client
+// adsmcp has no profile for, or one configured to keep more or less than its
+// default (Codex's output_token_limit). 0: no such limit.
+type Sizes struct {
+	Bytes      int `yaml:"bytes"`
+	Lines      int `yaml:"lines"`
+	ErrorChars int `yaml:"error_chars"`
+}
+
+// Overrides are a deployment's budgets: token budgets by client name ("*":
+// every client without its own), and size limits by client name.
+type Overrides struct {
+	Tokens map[string]int
+	Sizes  map[string]Sizes
+}
+
+// TokensFor is Overrides that set the token budget of every client to n.
+func TokensFor(n int) Overrides { return Overrides{Tokens: map[string]int{"*": n}} }
+
 // Budget is a resolved budget.
 type Budget struct {
 	// Tokens is the budget announced in _meta.token_budget.
@@ -111,10 +131,11 @@ type Budget struct {
 
 // Resolve picks the budget for a client: config overrides of the token budget
 // (by client name, or "*" for every client) win over the table; requested (the
-// token_budget argument, 0 if absent) may only lower it. Size limits always
-// come from the client's profile: they are what the client itself keeps,
-// whatever budget was configured.
-func Resolve(c Client, overrides map[string]int, requested int) Budget {
+// token_budget argument, 0 if absent) may only lower it. Size limits come from
+// the client's profile — they are what the client itself keeps, whatever token
+// budget was configured — unless the deployment configured the client's own.
+func Resolve(c Client, o Overrides, requested int) Budget {
+	overrides := o.Tokens
 	b := Budget{Tokens: Default, Source: "default"}
 	claude := false
 	if p, name, ok := profileOf(c); ok {
@@ -135,6 +156,12 @@ func Resolve(c Client, overrides map[string]int, requested int) Budget {
 	}
 	if requested > 0 && requested < b.Tokens {
 		b.Tokens, b.Source = requested, "argument:token_budget"
+	}
+	for name, s := range o.Sizes {
+		if c.Name != "" && strings.EqualFold(name, c.Name) {
+			b.Bytes, b.Lines, b.ErrorChars = s.Bytes, s.Lines, s.ErrorChars
+			b.Profile += " (sizes: config)"
+		}
 	}
 	b.Effective = b.Tokens
 	if claude {

@@ -36,7 +36,7 @@ func TestResolve(t *testing.T) {
 		{"claude-desktop-beta", nil, 0, 30000, 25500, "default"},    // unknown Claude: margin
 	}
 	for _, c := range cases {
-		b := Resolve(ParseClient(c.client), c.overrides, c.requested)
+		b := Resolve(ParseClient(c.client), Overrides{Tokens: c.overrides}, c.requested)
 		if b.Tokens != c.tokens || b.Effective != c.effective || b.Source != c.source {
 			t.Errorf("Resolve(%q, %v, %d) = %+v; want %d/%d/%s", c.client, c.overrides, c.requested, b, c.tokens, c.effective, c.source)
 		}
@@ -62,14 +62,14 @@ func TestKnownClient(t *testing.T) {
 // Size limits come from the client's profile whatever the token budget: they
 // are what the client itself keeps.
 func TestSizeLimitsFollowTheProfile(t *testing.T) {
-	b := Resolve(Client{Name: "Codex", Version: "0.30.0"}, map[string]int{"*": 50000}, 20000)
+	b := Resolve(Client{Name: "Codex", Version: "0.30.0"}, TokensFor(50000), 20000)
 	if b.Tokens != 20000 || b.Bytes != 9500 || b.Lines != 250 || !b.JSONContent {
 		t.Errorf("Codex with overrides: %+v; want 20000 tokens, 9500 bytes of JSON, 250 lines", b)
 	}
-	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, nil, 0); b.ErrorChars != 10000 || b.Bytes != 190000 {
+	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, Overrides{}, 0); b.ErrorChars != 10000 || b.Bytes != 190000 {
 		t.Errorf("claude-code 2.1.328: %+v; want 10,000 error characters and 190,000 bytes", b)
 	}
-	if b := Resolve(Client{Name: "cursor-vscode"}, nil, 0); b.Bytes != 0 || b.Lines != 0 || b.ErrorChars != 0 {
+	if b := Resolve(Client{Name: "cursor-vscode"}, Overrides{}, 0); b.Bytes != 0 || b.Lines != 0 || b.ErrorChars != 0 {
 		t.Errorf("unknown client got size limits: %+v", b)
 	}
 }
@@ -77,5 +77,20 @@ func TestSizeLimitsFollowTheProfile(t *testing.T) {
 func TestKnownClientVersion(t *testing.T) {
 	if c := KnownClient("claude-code/2.1.328 (external, cli)"); c != (Client{Name: "claude-code", Version: "2.1.328"}) {
 		t.Errorf("%+v", c)
+	}
+}
+
+// A deployment's client_limits replace the profile's sizes for that client
+// only, and survive a token budget given any other way.
+func TestConfiguredSizes(t *testing.T) {
+	o := Overrides{Tokens: map[string]int{"*": 20000}, Sizes: map[string]Sizes{"codex-mcp-client": {Bytes: 40000}, "my-agent": {Bytes: 5000, Lines: 100}}}
+	if b := Resolve(Client{Name: "codex-mcp-client", Version: "0.46.0"}, o, 0); b.Bytes != 40000 || b.Lines != 0 || b.Tokens != 20000 {
+		t.Errorf("codex with client_limits: %+v", b)
+	}
+	if b := Resolve(Client{Name: "My-Agent"}, o, 3000); b.Bytes != 5000 || b.Lines != 100 || b.Tokens != 3000 {
+		t.Errorf("an unknown client with client_limits: %+v", b)
+	}
+	if b := Resolve(Client{Name: "github-copilot-developer"}, o, 0); b.Bytes != 9500 {
+		t.Errorf("a client without client_limits keeps its profile's: %+v", b)
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -38,6 +39,9 @@ type File struct {
 	// Budgets are token budgets by client name (clientInfo.name); "*" applies
 	// to every client without its own line.
 	Budgets map[string]int `yaml:"budgets"`
+	// ClientLimits are size limits by client name, replacing the client's
+	// profile's (docs/clients.md): bytes, lines, error_chars; 0 for none.
+	ClientLimits map[string]budget.Sizes `yaml:"client_limits"`
 	// HTTP configures `adsmcp serve --http`.
 	HTTP HTTP `yaml:"http"`
 	// Log configures the diagnostic log on stderr.
@@ -332,6 +336,20 @@ func (f *File) check() error {
 		}
 		if n < query.MinTokenBudget || n > query.MaxTokenBudget {
 			bad("budgets.%s = %d: want a whole number of tokens from %d to %d", name, n, query.MinTokenBudget, query.MaxTokenBudget)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.ClientLimits)) {
+		s := f.ClientLimits[name]
+		if strings.TrimSpace(name) == "" || name == "*" {
+			bad("client_limits: name a client (its clientInfo.name); size limits are per client")
+		}
+		for _, l := range []struct {
+			what     string
+			n, least int
+		}{{"bytes", s.Bytes, 1000}, {"lines", s.Lines, 20}, {"error_chars", s.ErrorChars, 500}} {
+			if l.n < 0 || l.n > 0 && l.n < l.least {
+				bad("client_limits.%s.%s = %d: want 0 (no limit) or at least %d", name, l.what, l.n, l.least)
+			}
 		}
 	}
 	if f.HTTP.MaxRequestBytes < 0 {

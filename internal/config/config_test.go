@@ -24,6 +24,8 @@ max_accounts: 25
 budgets:
   claude-code: 80000
   "*": ${DEFAULT_BUDGET:-35000}
+client_limits:
+  codex-mcp-client: {bytes: 40000, lines: 400}
 http:
   listen: 127.0.0.1:8080
   max_request_bytes: 2097152
@@ -42,6 +44,9 @@ log:
 	}
 	if f.Budgets["claude-code"] != 80000 || f.Budgets["*"] != 35000 {
 		t.Errorf("budgets: %v", f.Budgets)
+	}
+	if s := f.ClientLimits["codex-mcp-client"]; s.Bytes != 40000 || s.Lines != 400 || s.ErrorChars != 0 {
+		t.Errorf("client_limits: %+v", f.ClientLimits)
 	}
 	h := f.HTTP
 	if h.Listen != "127.0.0.1:8080" || h.MaxRequestBytes != 2<<20 || time.Duration(h.SessionIdleTimeout) != time.Hour || len(h.AllowedOrigins) != 1 {
@@ -79,6 +84,9 @@ func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
 		{"log:\n  level: loud\n  format: xml\n", []string{`log.level "loud"`, `log.format "xml"`}},
 		{"http:\n  session_idle_timeout: -5m\n", []string{"session_idle_timeout -5m0s", "positive"}},
 		{"budgets: [1, 2]\n", []string{"line 1"}},
+		{"client_limits:\n  Codex: {bytes: 10, lines: -1}\n", []string{"client_limits.Codex.bytes = 10", "at least 1000", "client_limits.Codex.lines = -1"}},
+		{"client_limits:\n  \"*\": {bytes: 20000}\n", []string{"client_limits: name a client"}},
+		{"client_limits:\n  Codex: {byte: 20000}\n", []string{"line 2", "byte"}},
 	} {
 		_, err := Parse([]byte(c.raw), env(nil))
 		if err == nil {
@@ -118,7 +126,7 @@ func TestExampleFileLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Budgets["claude-code"] == 0 || f.HTTP.Listen == "" || f.Deadline == 0 {
+	if f.Budgets["ChatGPT"] == 0 || f.ClientLimits["codex-mcp-client"].Bytes == 0 || f.HTTP.Listen == "" || f.Deadline == 0 {
 		t.Errorf("the example should show every setting: %+v", f)
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !os.IsNotExist(unwrapAll(err)) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/budget"
 )
 
 // Through the server, each client profile is chosen by clientInfo's name and
@@ -76,5 +77,21 @@ func TestClientProfilesThroughTheServer(t *testing.T) {
 					m["time_granularity"], m["binding_limit"], tokens, bytes, lines)
 			}
 		}
+	}
+}
+
+// A deployment's client_limits bind like a profile's.
+func TestConfiguredClientLimits(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.BudgetOverrides = budget.Overrides{Sizes: map[string]budget.Sizes{"my-agent": {Bytes: 4000, Lines: 60}}}
+	cs := connect(t, cfg, "my-agent/1.0")
+	blocks := texts(t, call(t, cs, "query", `{"platforms":["meta_ads"],"dimensions":["campaign_name"],"metrics":["spend"],"time_granularity":"weekly","date_preset":"last_90d"}`))
+	text := strings.Join(blocks, "\n")
+	if len(text) > 4000 || strings.Count(text, "\n")+1 > 60 {
+		t.Errorf("%d bytes, %d lines; configured 4000 and 60", len(text), strings.Count(text, "\n")+1)
+	}
+	m := metaOf(t, blocks[0])
+	if m["byte_budget"] != float64(4000) || m["line_budget"] != float64(60) {
+		t.Errorf("_meta byte_budget %v line_budget %v", m["byte_budget"], m["line_budget"])
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
+	"github.com/adsmcp/adsmcp/internal/budget"
 )
 
 // Six accounts (four Meta, two Google, all USD) of the test warehouse.
@@ -48,7 +49,7 @@ func TestBudgetPerClient(t *testing.T) {
 // only lowers.
 func TestBudgetOverrides(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.BudgetOverrides = map[string]int{"claude-code": 80000}
+	cfg.BudgetOverrides = budget.Overrides{Tokens: map[string]int{"claude-code": 80000}}
 	cs := connect(t, cfg, "claude-code")
 	m := metaOf(t, texts(t, call(t, cs, "query", small))[0])
 	if m["token_budget"] != 80000.0 || m["budget_source"] != "config:claude-code" {

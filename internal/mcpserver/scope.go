@@ -105,7 +105,7 @@ func (s *server) budgetOf(ctx context.Context, p *auth.Principal) budget.Budget 
 		client = budget.Client{Name: p.Client}
 	}
 	if p != nil && p.Budget > 0 {
-		b := budget.Resolve(client, map[string]int{"*": p.Budget}, 0) // keeps the Claude margin
+		b := budget.Resolve(client, budget.Overrides{Tokens: map[string]int{"*": p.Budget}, Sizes: s.cfg.BudgetOverrides.Sizes}, 0) // keeps the Claude margin
 		b.Source = "principal:" + p.ID
 		return b
 	}

@@ -38,9 +38,9 @@ type Config struct {
 	MaxAccounts int
 	// Deadline of each tool call (DefaultDeadline when 0).
 	Deadline time.Duration
-	// BudgetOverrides are configured token budgets by client name ("*": every
-	// client); they replace the per-client table of internal/budget.
-	BudgetOverrides map[string]int
+	// BudgetOverrides are the configured token budgets by client name ("*":
+	// every client) and client size limits.
+	BudgetOverrides budget.Overrides
 	// Now is the clock date presets are resolved against (time.Now when nil).
 	Now func() time.Time
 	// Counter counts tokens (fit's o200k counter when nil).

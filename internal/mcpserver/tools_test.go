@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
@@ -202,7 +203,7 @@ func TestListAccounts(t *testing.T) {
 // that fit and says how many were left out.
 func TestListAccountsFitsBudget(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.BudgetOverrides = map[string]int{"*": 250}
+	cfg.BudgetOverrides = budget.TokensFor(250)
 	cs := connect(t, cfg, "tiny")
 	b := texts(t, call(t, cs, "list_accounts", `{}`))
 	meta := metaOf(t, b[0])
