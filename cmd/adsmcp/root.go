@@ -84,8 +84,9 @@ warehouse filled with realistic, clearly labelled demo data.`,
 	root.PersistentFlags().StringVar(&g.db, "db", "", "warehouse file (default "+duckdb.DefaultPath()+")")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log diagnostics to stderr")
 	root.PersistentFlags().StringVar(&g.configPath, "config", "", "YAML configuration file (default $ADSMCP_CONFIG; see docs/configuration.md)")
+	query := newQueryCommand(g)
 	root.AddCommand(
-		newQueryCommand(g),
+		query,
 		newAccountsCommand(g),
 		newFieldsCommand(),
 		newDemoCommand(g),
@@ -95,6 +96,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newLoadCommand(),
 		newImportCommand(g),
 	)
+	setFlagNames(root, query)
 	return root
 }
 

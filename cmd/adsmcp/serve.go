@@ -98,6 +98,15 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 	if !changed("http") {
 		f.listen = file.HTTP.Listen
 	}
+	if f.listen != "" {
+		name := "http.listen"
+		if changed("http") {
+			name = "--http"
+		}
+		if err := checkListen(name, f.listen); err != nil {
+			return mcpserver.Config{}, err
+		}
+	}
 	if f.deadline <= 0 {
 		return mcpserver.Config{}, fmt.Errorf("--deadline %s: want a positive duration such as 55s", f.deadline)
 	}
@@ -166,6 +175,31 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 		"max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides, "stateless", stateless,
 		"auth", g.cfg.Auth.Enabled(), "tenants", len(g.cfg.Tenants))
 	return srv.Serve(ctx, ln)
+}
+
+// checkListen refuses an address net.Listen would misread or refuse, before
+// anything is opened: a bare port or host, a URL, a service name instead of
+// a port number. (Only a well-formed address reaches the check that nobody
+// could read the data without auth.)
+func checkListen(name, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr == nil && n >= 0 && n <= 65535 {
+			return nil
+		}
+	}
+	if isDigits(addr) {
+		return fmt.Errorf("%s %s: want HOST:PORT, e.g. 127.0.0.1:%s (this machine only) or 0.0.0.0:%s (every interface, with auth: configured)", name, addr, addr, addr)
+	}
+	hint := ""
+	if strings.Contains(addr, "://") {
+		hint = " (no scheme or path: the server answers at http://HOST:PORT" + mcpserver.MCPPath + ")"
+	}
+	return fmt.Errorf("%s %s: want HOST:PORT, e.g. 127.0.0.1:8080%s", name, addr, hint)
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // parseBudgetFlags reads --budget-for values: client=tokens.
