@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/query"
@@ -131,6 +134,11 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 
 func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 	ctx := cmd.Context()
+	if stdinIsTerminal(cmd.InOrStdin()) {
+		// Typed at a prompt, serve would look hung: it waits for JSON-RPC.
+		fmt.Fprintf(stderrOf(cmd), "adsmcp: waiting for an MCP client on stdin (JSON-RPC); clients start this themselves, "+
+			"e.g. claude mcp add adsmcp -- %s serve (docs/mcp.md); to ask from a shell: adsmcp query --help. Ctrl-C quits.\n", executable())
+	}
 	cfg.Logger.Info("serving MCP over stdio", "deadline", cfg.Deadline, "max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
 	session, err := mcpserver.New(cfg).Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
 	if err != nil {
@@ -144,6 +152,22 @@ func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 		return nil
 	}
 	return err
+}
+
+// stdinIsTerminal reports whether r is a terminal (not a pipe, a file or
+// /dev/null, which are also character devices).
+func stdinIsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// executable is this binary's path, for a command line to copy ("adsmcp"
+// when it is unknown).
+func executable() string {
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return "adsmcp"
 }
 
 func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, f *serveFlags, src source.Source) error {

@@ -230,4 +230,48 @@ func TestServeAnswersAPipedScript(t *testing.T) {
 	if !strings.Contains(ids["3"], `account_name,spend\n`) {
 		t.Errorf("query response: %.400s", ids["3"])
 	}
+	if strings.Contains(stderr.String(), "waiting for an MCP client") {
+		t.Errorf("the terminal notice was printed with stdin a pipe:\n%s", stderr.String())
+	}
+}
+
+// TestServeOnATerminalSaysWhatItWaitsFor: `adsmcp serve` typed at a terminal
+// says on stderr that it waits for an MCP client and how to quit (script(1)
+// gives it a terminal).
+func TestServeOnATerminalSaysWhatItWaitsFor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("needs script(1) for a terminal")
+	}
+	db, bin := testDB(t), binary(t)
+	cmd := exec.Command(scriptBin, "-q", "-e", "-c", bin+" serve --db "+db, "/dev/null")
+	stdin, _ := cmd.StdinPipe() // kept open: the terminal stays up until the kill
+	defer stdin.Close()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "waiting for an MCP client") {
+				found <- sc.Text()
+				return
+			}
+		}
+		close(found)
+	}()
+	select {
+	case l, ok := <-found:
+		if !ok || !strings.Contains(l, "Ctrl-C") || !strings.Contains(l, "claude mcp add") {
+			t.Errorf("terminal notice: %q (found %v)", l, ok)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notice on a terminal within 30 s")
+	}
 }
