@@ -137,7 +137,8 @@ func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 	if stdinIsTerminal(cmd.InOrStdin()) {
 		// Typed at a prompt, serve would look hung: it waits for JSON-RPC.
 		fmt.Fprintf(stderrOf(cmd), "adsmcp: waiting for an MCP client on stdin (JSON-RPC); clients start this themselves, "+
-			"e.g. claude mcp add adsmcp -- %s serve (docs/mcp.md); to ask from a shell: adsmcp query --help. Ctrl-C quits.\n", executable())
+			"e.g. claude mcp add adsmcp -- %s (docs/mcp.md); to ask from a shell: adsmcp query --help. Ctrl-C quits.\n",
+			strings.Join(append([]string{executable()}, os.Args[1:]...), " "))
 	}
 	cfg.Logger.Info("serving MCP over stdio", "deadline", cfg.Deadline, "max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
 	session, err := mcpserver.New(cfg).Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
@@ -161,13 +162,14 @@ func stdinIsTerminal(r io.Reader) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// executable is this binary's path, for a command line to copy ("adsmcp"
-// when it is unknown).
+// executable is this binary's path, for a command line to copy; under go run
+// (a temporary build) or when unknown, a placeholder.
 func executable() string {
-	if p, err := os.Executable(); err == nil {
-		return p
+	p, err := os.Executable()
+	if err != nil || strings.Contains(p, string(os.PathSeparator)+"go-build") {
+		return "/path/to/adsmcp"
 	}
-	return "adsmcp"
+	return p
 }
 
 func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, f *serveFlags, src source.Source) error {
