@@ -18,6 +18,7 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	golang.org/x/mod v0.41.0
 	golang.org/x/oauth2 v0.37.0
+	golang.org/x/term v0.39.0
 	golang.org/x/time v0.15.0
 	gopkg.in/yaml.v3 v3.0.1
 )

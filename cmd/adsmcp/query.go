@@ -42,7 +42,11 @@ func newQueryCommand(g *globals) *cobra.Command {
 		Long: `Runs the query tool's arguments (as flags, or --json) through the whole pipeline and
 prints exactly what an AI client receives: the _meta block, then the CSV — or a
 data_too_large summary with narrower queries, or an error the model can act on.
---client and --budget choose the token budget; --raw prints the complete result as CSV.`,
+--client and --budget choose the token budget; --raw prints the complete result as CSV.
+
+Every flag also takes the query tool's argument name, with - or _: --metrics,
+--dimensions, --account_ids, --platforms, --date_preset, --time_granularity,
+--filters, --token_budget, and --date-range-start/--date-range-end for --start/--end.`,
 		Example: `  adsmcp query -m spend,clicks,ctr -d account_name --preset last_30d
   adsmcp query -m spend -d campaign_name -g weekly --filter 'spend > 1000' --sort spend:desc --limit 10
   adsmcp query --json '{"metrics":["spend"],"dimensions":["platform"],"date_preset":"last_month"}'`,

@@ -20,7 +20,10 @@ import (
 
 // globals are the flags every command shares, and the configuration file.
 type globals struct {
-	db         string
+	db string
+	// dbFrom names who chose db, for errors: "--db", "database:" (the
+	// config file), or "" for the default location.
+	dbFrom     string
 	verbose    bool
 	configPath string
 	// cfg is the loaded configuration file (empty when none was given).
@@ -31,6 +34,9 @@ type globals struct {
 // file's database applies unless --db was given.
 func (g *globals) loadConfig(cmd *cobra.Command) error {
 	g.cfg = &config.File{}
+	if cmd.Flags().Changed("db") {
+		g.dbFrom = "--db"
+	}
 	path := g.configPath
 	if path == "" {
 		path = os.Getenv("ADSMCP_CONFIG")
@@ -45,6 +51,7 @@ func (g *globals) loadConfig(cmd *cobra.Command) error {
 	g.cfg = f
 	if !cmd.Flags().Changed("db") && f.Database != "" {
 		g.db = expandHome(f.Database)
+		g.dbFrom = "database:"
 	}
 	return nil
 }
@@ -77,8 +84,9 @@ warehouse filled with realistic, clearly labelled demo data.`,
 	root.PersistentFlags().StringVar(&g.db, "db", "", "warehouse file (default "+duckdb.DefaultPath()+")")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log diagnostics to stderr")
 	root.PersistentFlags().StringVar(&g.configPath, "config", "", "YAML configuration file (default $ADSMCP_CONFIG; see docs/configuration.md)")
+	query := newQueryCommand(g)
 	root.AddCommand(
-		newQueryCommand(g),
+		query,
 		newAccountsCommand(g),
 		newFieldsCommand(),
 		newDemoCommand(g),
@@ -88,6 +96,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newLoadCommand(),
 		newImportCommand(g),
 	)
+	setFlagNames(root, query)
 	return root
 }
 
@@ -115,7 +124,11 @@ func (g *globals) logger(stderr io.Writer) *slog.Logger {
 // openWarehouse opens the embedded warehouse, loading demo data on first use with
 // a progress line on stderr.
 func (g *globals) openWarehouse(ctx context.Context, stderr io.Writer) (*duckdb.Source, error) {
-	return duckdb.Open(ctx, g.db, duckdb.Options{
+	path, err := g.warehousePath(false)
+	if err != nil {
+		return nil, err
+	}
+	return duckdb.Open(ctx, path, duckdb.Options{
 		Demo:     demo.Config{Anchor: time.Now(), Seed: demo.DefaultSeed},
 		Progress: stderr,
 		Logger:   g.logger(stderr),

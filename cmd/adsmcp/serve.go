@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
@@ -99,6 +102,15 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 	if !changed("http") {
 		f.listen = file.HTTP.Listen
 	}
+	if f.listen != "" {
+		name := "http.listen"
+		if changed("http") {
+			name = "--http"
+		}
+		if err := checkListen(name, f.listen); err != nil {
+			return mcpserver.Config{}, err
+		}
+	}
 	if f.deadline <= 0 {
 		return mcpserver.Config{}, fmt.Errorf("--deadline %s: want a positive duration such as 55s", f.deadline)
 	}
@@ -123,6 +135,12 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 
 func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 	ctx := cmd.Context()
+	if stdinIsTerminal(cmd.InOrStdin()) {
+		// Typed at a prompt, serve would look hung: it waits for JSON-RPC.
+		fmt.Fprintf(stderrOf(cmd), "adsmcp: waiting for an MCP client on stdin (JSON-RPC); clients start this themselves, "+
+			"e.g. claude mcp add adsmcp -- %s (docs/mcp.md); to ask from a shell: adsmcp query --help. Ctrl-C quits.\n",
+			strings.Join(append([]string{executable()}, os.Args[1:]...), " "))
+	}
 	cfg.Logger.Info("serving MCP over stdio", "deadline", cfg.Deadline, "max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
 	session, err := mcpserver.New(cfg).Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
 	if err != nil {
@@ -136,6 +154,23 @@ func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 		return nil
 	}
 	return err
+}
+
+// stdinIsTerminal reports whether r is a terminal (not a pipe, a file or
+// /dev/null, which are also character devices).
+func stdinIsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// executable is this binary's path, for a command line to copy; under go run
+// (a temporary build) or when unknown, a placeholder.
+func executable() string {
+	p, err := os.Executable()
+	if err != nil || strings.Contains(p, string(os.PathSeparator)+"go-build") {
+		return "/path/to/adsmcp"
+	}
+	return p
 }
 
 func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserver.Config, f *serveFlags, src source.Source) error {
@@ -167,6 +202,31 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 		"max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides, "stateless", stateless,
 		"auth", g.cfg.Auth.Enabled(), "tenants", len(g.cfg.Tenants))
 	return srv.Serve(ctx, ln)
+}
+
+// checkListen refuses an address net.Listen would misread or refuse, before
+// anything is opened: a bare port or host, a URL, a service name instead of
+// a port number. (Only a well-formed address reaches the check that nobody
+// could read the data without auth.)
+func checkListen(name, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr == nil && n >= 0 && n <= 65535 {
+			return nil
+		}
+	}
+	if isDigits(addr) {
+		return fmt.Errorf("%s %s: want HOST:PORT, e.g. 127.0.0.1:%s (this machine only) or 0.0.0.0:%s (every interface, with auth: configured)", name, addr, addr, addr)
+	}
+	hint := ""
+	if strings.Contains(addr, "://") {
+		hint = " (no scheme or path: the server answers at http://HOST:PORT" + mcpserver.MCPPath + ")"
+	}
+	return fmt.Errorf("%s %s: want HOST:PORT, e.g. 127.0.0.1:8080%s", name, addr, hint)
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // parseBudgetFlags reads --budget-for values: client=tokens.

@@ -182,3 +182,98 @@ func TestServeStdioSmoke(t *testing.T) {
 		t.Fatal("the server did not exit after stdin closed")
 	}
 }
+
+// TestServeAnswersAPipedScript: `printf '…' | adsmcp serve` — the whole
+// session on stdin, which ends after the last request — gets one response per
+// request, the query's included, and the server then exits 0.
+func TestServeAnswersAPipedScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	db, bin := testDB(t), binary(t)
+	script := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.0.0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"query","arguments":{"platforms":["tiktok"],"metrics":["spend"],"dimensions":["account_name"],"date_range":{"start":"2026-03-01","end":"2026-03-07"}}}}`,
+	}, "\n") + "\n"
+	cmd := exec.Command(bin, "serve", "--db", db)
+	cmd.Stdin = strings.NewReader(script)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.Output(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("serve did not exit after its input ended; stderr:\n%s", stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("serve: %v; stderr:\n%s", err, stderr.String())
+	}
+	ids := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(l), &r) != nil {
+			t.Fatalf("stdout line is not JSON: %q", l)
+		}
+		ids[string(r.ID)] = l
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		if ids[id] == "" {
+			t.Errorf("no response to request %s; stdout:\n%.500s", id, out)
+		}
+	}
+	if !strings.Contains(ids["3"], `account_name,spend\n`) {
+		t.Errorf("query response: %.400s", ids["3"])
+	}
+	if strings.Contains(stderr.String(), "waiting for an MCP client") {
+		t.Errorf("the terminal notice was printed with stdin a pipe:\n%s", stderr.String())
+	}
+}
+
+// TestServeOnATerminalSaysWhatItWaitsFor: `adsmcp serve` typed at a terminal
+// says on stderr that it waits for an MCP client and how to quit (script(1)
+// gives it a terminal).
+func TestServeOnATerminalSaysWhatItWaitsFor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("needs script(1) for a terminal")
+	}
+	db, bin := testDB(t), binary(t)
+	cmd := exec.Command(scriptBin, "-q", "-e", "-c", bin+" serve --db "+db, "/dev/null")
+	stdin, _ := cmd.StdinPipe() // kept open: the terminal stays up until the kill
+	defer stdin.Close()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "waiting for an MCP client") {
+				found <- sc.Text()
+				return
+			}
+		}
+		close(found)
+	}()
+	select {
+	case l, ok := <-found:
+		if !ok || !strings.Contains(l, "Ctrl-C") || !strings.Contains(l, "claude mcp add") {
+			t.Errorf("terminal notice: %q (found %v)", l, ok)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notice on a terminal within 30 s")
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
 // A target is the warehouse `adsmcp import` and `adsmcp demo` write. Without
@@ -61,9 +60,9 @@ func (t *target) String() string {
 func targetOf(cmd *cobra.Command, g *globals, raw string) (*target, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		path := g.db
-		if path == "" {
-			path = duckdb.DefaultPath()
+		path, err := g.warehousePath(true)
+		if err != nil {
+			return nil, err
 		}
 		return &target{kind: targetDuckDB, path: path}, nil
 	}

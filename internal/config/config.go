@@ -19,6 +19,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -224,6 +225,9 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	}
 	v, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
+		if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil {
+			return fmt.Errorf("line %d: %q is not a duration: write %ss (a duration needs its unit: 55s, 2m, 1h30m)", n.Line, s, strings.TrimSpace(s))
+		}
 		return fmt.Errorf("line %d: %q is not a duration: write it like 55s, 2m or 1h30m", n.Line, s)
 	}
 	*d = Duration(v)

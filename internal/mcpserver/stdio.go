@@ -26,28 +26,39 @@ const MaxMessageBytes = mcp.DefaultMaxLineLength
 // (-32600) for valid JSON that is not a message, for a batch, or for a line
 // over MaxMessageBytes — and the server goes on with the next line. Everything
 // written to out is a whole JSON-RPC line.
+//
+// And at the end of input it answers every call already read before the
+// session ends (see inFlight), so a script piped into `adsmcp serve` gets one
+// response per request.
 func NewStdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 	return newStdioTransport(in, out, MaxMessageBytes)
 }
 
 func newStdioTransport(in io.Reader, out io.Writer, maxBytes int) mcp.Transport {
-	w := &lineWriter{w: out}
+	calls := newInFlight()
+	w := &lineWriter{w: out, calls: calls}
 	return &mcp.IOTransport{
-		Reader: &lineGuard{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w, max: maxBytes},
+		Reader: &lineGuard{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w, max: maxBytes, calls: calls},
 		Writer: w,
 	}
 }
 
 // lineWriter serializes whole-line writes from the SDK and from lineGuard.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	calls *inFlight
 }
 
+// Write writes one whole line; a response, once written, ends its call.
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	if err == nil {
+		l.calls.wrote(p)
+	}
+	return n, err
 }
 
 // Close does not close stdout: the process may still log a last line to
@@ -61,6 +72,7 @@ type lineGuard struct {
 	r       *bufio.Reader
 	out     *lineWriter
 	max     int
+	calls   *inFlight
 	pending []byte
 	err     error
 }
@@ -68,6 +80,9 @@ type lineGuard struct {
 func (g *lineGuard) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
 		if g.err != nil {
+			if errors.Is(g.err, io.EOF) {
+				g.calls.wait() // answer what was read before ending the session
+			}
 			return 0, g.err
 		}
 		line, tooLong, err := g.readLine()
@@ -76,7 +91,8 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 			g.reject(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message larger than %d bytes", g.max))
 			continue
 		}
-		if g.admit(line) {
+		if msg := g.admit(line); msg != nil {
+			g.calls.read(msg)
 			g.pending = append(line, '\n')
 		}
 	}
@@ -85,7 +101,9 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// Close ends the session: a wait for calls in flight ends too.
 func (g *lineGuard) Close() error {
+	g.calls.close()
 	if c, ok := g.in.(io.Closer); ok {
 		return c.Close()
 	}
@@ -112,26 +130,27 @@ func (g *lineGuard) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// admit reports whether line is a JSON-RPC message for the SDK; otherwise it
-// answers it (blank lines are ignored).
-func (g *lineGuard) admit(line []byte) bool {
+// admit returns line's message when it is a JSON-RPC message for the SDK;
+// otherwise it answers it and returns nil (blank lines are ignored).
+func (g *lineGuard) admit(line []byte) jsonrpc.Message {
 	line = bytes.TrimSpace(line)
 	switch {
 	case len(line) == 0:
-		return false
+		return nil
 	case !json.Valid(line):
 		var v any
 		g.reject(nil, jsonrpc.CodeParseError, "parse error: "+errText(json.Unmarshal(line, &v)))
-		return false
+		return nil
 	case line[0] == '[':
 		g.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send one message per line")
-		return false
+		return nil
 	}
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
 		g.reject(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
-		return false
+		return nil
 	}
-	return true
+	return msg
 }
 
 // reject writes a JSON-RPC error response.

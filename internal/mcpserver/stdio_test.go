@@ -99,33 +99,105 @@ func TestStdioAnswersBadLinesAndGoesOn(t *testing.T) {
 	}
 }
 
-// TestStdinClosedCancelsTheWork: a client that goes away (its end of stdin
-// closes) mid-call cancels the source's work, and the server stops.
-func TestStdinClosedCancelsTheWork(t *testing.T) {
+// stdioScript is a whole session written before the server reads a line, as
+// `printf '...' | adsmcp serve` does: its input ends right after the last
+// request.
+func stdioScript(lines ...string) io.Reader {
+	return strings.NewReader(strings.Join(lines, "\n") + "\n")
+}
+
+const (
+	stdioInit        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-code","version":"1"}}}`
+	stdioInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// runScript serves script to its end and returns the responses by id, failing
+// when the server does not stop within limit.
+func runScript(t *testing.T, cfg Config, script io.Reader, limit time.Duration) map[string]json.RawMessage {
+	t.Helper()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- New(cfg).Run(context.Background(), newStdioTransport(script, outW, MaxMessageBytes))
+		outW.Close()
+	}()
+	got := map[string]json.RawMessage{}
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 16<<20)
+	for lines.Scan() {
+		var r struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(lines.Bytes(), &r); err != nil {
+			t.Fatalf("stdout line is not JSON-RPC: %q", lines.Text())
+		}
+		if r.ID == nil {
+			continue // a notification
+		}
+		if _, dup := got[string(r.ID)]; dup {
+			t.Errorf("two responses for id %s", r.ID)
+		}
+		got[string(r.ID)] = append(json.RawMessage(nil), lines.Bytes()...)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run at the end of input: %v", err)
+		}
+	case <-time.After(limit):
+		t.Fatalf("the server did not stop within %v of the end of its input", limit)
+	}
+	return got
+}
+
+// TestStdioAnswersEveryRequestBeforeEOF: a script piped in whole is answered
+// request by request — a query included — and only then does the server stop.
+func TestStdioAnswersEveryRequestBeforeEOF(t *testing.T) {
+	got := runScript(t, testConfig(t), stdioScript(
+		stdioInit, stdioInitialized,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"query","arguments":{`+six+`,"metrics":["spend","clicks"],"dimensions":["platform"],"date_preset":"last_30d"}}}`,
+		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"list_accounts"}}`,
+	), 30*time.Second)
+	for _, id := range []string{"1", "2", "3", `"four"`} {
+		if got[id] == nil {
+			t.Errorf("no response to request %s; got %d responses", id, len(got))
+		}
+	}
+	if q := string(got["3"]); !strings.Contains(q, "platform,spend,clicks") || strings.Contains(q, `"isError":true`) {
+		t.Errorf("query response: %.300s", q)
+	}
+}
+
+// TestStdioInFlightAtEOFKeepsItsDeadline: a call still running when the input
+// ends is answered at its deadline (a timeout, its source's work cancelled),
+// then the server stops; the end of input neither cuts it short nor waits past it.
+func TestStdioInFlightAtEOFKeepsItsDeadline(t *testing.T) {
 	src := newBlockingSource(t, false, false)
 	cfg := testConfig(t)
-	cfg.Source = src
-	inR, inW := io.Pipe()
-	srv := New(cfg)
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), newStdioTransport(inR, io.Discard, MaxMessageBytes)) }()
-	for _, l := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-code","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query","arguments":` + slow + `}}`,
-	} {
-		io.WriteString(inW, l+"\n")
+	cfg.Source, cfg.Deadline = src, 300*time.Millisecond
+	start := time.Now()
+	got := runScript(t, cfg, stdioScript(stdioInit, stdioInitialized,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query","arguments":`+slow+`}}`,
+	), cfg.Deadline+Grace)
+	if took := time.Since(start); took < cfg.Deadline {
+		t.Errorf("stopped after %v, before the call's deadline %v", took, cfg.Deadline)
 	}
-	time.Sleep(300 * time.Millisecond)
-	inW.Close()
+	if r := string(got["2"]); !strings.Contains(r, "timeout") {
+		t.Errorf("in-flight call: answered %.300q, want a timeout", r)
+	}
 	select {
 	case <-src.cancelled:
-	case <-time.After(2 * time.Second):
-		t.Error("the source's context was not cancelled after the client went away")
+	default:
+		t.Error("the source's context was not cancelled at the deadline")
 	}
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Error("the server did not stop after stdin closed")
+}
+
+// TestStdioStopsAtEOFWhenIdle: with nothing in flight the end of input stops
+// the server at once.
+func TestStdioStopsAtEOFWhenIdle(t *testing.T) {
+	got := runScript(t, testConfig(t), stdioScript(stdioInit, stdioInitialized), 2*time.Second)
+	if got["1"] == nil {
+		t.Error("initialize was not answered")
 	}
 }
