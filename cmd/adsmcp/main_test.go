@@ -208,6 +208,15 @@ func TestQueryPrintsTheToolResponse(t *testing.T) {
 	if !strings.HasPrefix(csvText, "date,campaign_name,currency,spend,clicks\n") {
 		t.Errorf("CSV block: %.200s", csvText)
 	}
+	// NAME/VERSION picks the version's profile: an older Codex keeps 9,500
+	// bytes of the content array's JSON and 250 lines.
+	codex, _, err := runCLI(append(args, "--client", "codex-mcp-client/0.46.0")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(codex, `"byte_budget":9500,"line_budget":250`) || !strings.Contains(codex, `"binding_limit":"bytes"`) || len(codex) > 9500 {
+		t.Errorf("--client codex-mcp-client/0.46.0: %d bytes:\n%.600s", len(codex), codex)
+	}
 	small, _, err := runCLI(append(args, "--budget", "2000")...)
 	if err != nil {
 		t.Fatal(err)

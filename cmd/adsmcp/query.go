@@ -102,7 +102,7 @@ Every flag also takes the query tool's argument name, with - or _: --metrics,
 	fl.IntVar(&f.limit, "limit", 0, "explicit top-N (needs --sort)")
 	fl.IntVar(&f.tokenBudget, "token-budget", 0, "token_budget: lower the response budget")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD)")
-	fl.StringVar(&f.client, "client", "", "answer as for this MCP client name (claude-code, claude-ai, ChatGPT, …): its token budget applies")
+	fl.StringVar(&f.client, "client", "", "answer as for this MCP client: NAME or NAME/VERSION (claude-code/2.1.332, codex-mcp-client/0.46.0, ChatGPT, …); its profile applies (tokens, and the bytes and lines it keeps)")
 	fl.IntVar(&f.budget, "budget", 0, "token budget for the response (instead of the client's)")
 	fl.BoolVar(&f.raw, "raw", false, "print the complete result as CSV, without fitting it to a budget")
 	return cmd
