@@ -38,3 +38,35 @@ func ExampleFit() {
 	// data 3600 rows → 120 rows, daily → monthly
 	// 2 blocks; within budget: true
 }
+
+// A client that keeps only 10 KiB or 256 lines of a tool result (older Codex)
+// is given both limits besides its tokens: the answer is coarsened until every
+// limit holds, and _meta names the one that bound.
+func ExampleOptions_maxBytes() {
+	t := &fit.Table{Grain: fit.Daily}
+	date := &fit.Column{Name: "date", Role: fit.RoleTime}
+	product := &fit.Column{Name: "product", Role: fit.RoleDimension}
+	units := &fit.Column{Name: "units", Role: fit.RoleMetric, Aggregation: fit.Sum}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d := range 60 {
+		for p := range 8 {
+			date.Strings = append(date.Strings, start.AddDate(0, 0, d).Format(time.DateOnly))
+			product.Strings = append(product.Strings, "Product "+strconv.Itoa(p))
+			units.Numbers = append(units.Numbers, float64(d+p))
+		}
+	}
+	t.Columns = []*fit.Column{date, product, units}
+
+	resp, err := fit.Fit(context.Background(), t, fit.Options{Budget: 30000, MaxBytes: 10240, MaxLines: 256,
+		Start: start, End: start.AddDate(0, 0, 59)})
+	if err != nil {
+		panic(err)
+	}
+	m := resp.Meta
+	e := fit.MeasureText(resp.Blocks)
+	fmt.Println(m.TimeGranularity.Requested, "→", m.TimeGranularity.Returned, "; binding limit:", m.BindingLimit)
+	fmt.Println("within 10 KiB and 256 lines:", e.Bytes <= 10240 && e.Lines <= 256)
+	// Output:
+	// daily → weekly ; binding limit: lines
+	// within 10 KiB and 256 lines: true
+}
