@@ -136,9 +136,7 @@ func applyNarrowing(t *testing.T, tab *Table, n Narrowing) *Table {
 func TestRowBytesMatchWriteCSV(t *testing.T) {
 	tab := wideTable(3, 4)
 	name := tab.Column("campaign_name")
-	for i, s := range []string{`say "hi"`, "a,b", " lead", "line\nbreak", "", `\.`, "Campaña «1»", "\ttab"} {
-		name.Strings[i] = s
-	}
+	copy(name.Strings, []string{`say "hi"`, "a,b", " lead", "line\nbreak", "", `\.`, "Campaña «1»", "\ttab"})
 	var buf strings.Builder
 	if err := WriteCSV(&buf, tab); err != nil {
 		t.Fatal(err)
