@@ -62,6 +62,11 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	// at least what this one does with its echo shortened (each suggestion is
 	// checked with its own _meta below).
 	dataAvail := avail - p.metaFloor(meta, avail)
+	if k := len(p.opt.PartitionKeys); k >= 2 {
+		// A narrower answer may leave partitions without rows, each named in
+		// a warning of its own: the rows leave room for the worst case.
+		dataAvail -= partitionNoticeHead + (k-1)*partitionNoticeEach
+	}
 	if dataAvail <= 0 {
 		return nil
 	}
@@ -76,39 +81,41 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		t     *Table
 		slack int
 	}
-	add := func(desc string, n Narrowing, v *grainView, rows, cost int, answer *answerTable) {
+	add := func(desc string, n Narrowing, v *grainView, rows, cost int, answer *answerTable) bool {
 		if cost > dataAvail || rows == 0 {
-			return
+			return false
 		}
 		q := p.opt.Suggest(n)
 		if q == nil {
-			return
+			return false
 		}
 		var csvTable *Table
-		slack := 0
+		slack, emptied := 0, 0
 		if idx := rowsOf(v, n, p.opt.Start, p.limitPartition(v.t)); idx != nil {
 			csvTable = v.t.Select(idx)
-		} else if answer != nil {
+			emptied = p.partitionsLeft(v.t, csvTable)
+		} else if answer != nil { // every row rolled up: no partition emptied
 			csvTable, slack = answer.t, answer.slack
 		} else {
-			return
+			return false
 		}
 		if rows = csvTable.Len(); rows == 0 {
-			return
+			return false
 		}
 		var buf bytes.Buffer
 		if err := WriteCSV(&buf, csvTable); err != nil {
-			return
+			return false
 		}
 		data := buf.String()
 		tokens := p.opt.Counter.Exact(data) + slack
 		ext := p.measure([]string{data})
 		ext.Bytes += slack
-		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext)
+		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext, emptied)
 		if !ok {
-			return
+			return false
 		}
 		out = append(out, Suggestion{Description: desc, Query: q, ExpectedRows: rows, TokenEstimate: tokens + metaTokens})
+		return true
 	}
 
 	if meta.RowsBeforeLimit > 0 { // a limit cut the rows (Fit saw it on the source's table)
@@ -116,14 +123,18 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		// would select among rows never seen (a value's rows beyond the cut), so
 		// the only exact one is a smaller limit with the same sort.
 		part := p.limitPartition(base)
-		if k, rows, tokens := prefixThatFits(baseView, part, dataAvail); k > 0 && rows < base.Len() {
+		shrinking(dataAvail, func(avail int) bool {
+			k, rows, tokens := prefixThatFits(baseView, part, avail)
+			if k == 0 || rows >= base.Len() {
+				return true // none smaller fits better
+			}
 			each := ""
 			if part != nil {
 				each = " of each " + part.Name
 			}
-			add(fmt.Sprintf("The first %d rows%s in the same order (limit %d), %s", k, each, k, baseView.grain),
+			return add(fmt.Sprintf("The first %d rows%s in the same order (limit %d), %s", k, each, k, baseView.grain),
 				Narrowing{Limit: k}, baseView, rows, tokens, nil)
-		}
+		})
 		return out
 	}
 
@@ -156,24 +167,24 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 			if n == len(rk.values) {
 				desc = fmt.Sprintf("All %d %s, %s", n, dim, v.grain)
 			}
-			before := len(out)
-			add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(rk.values[:n])}, v, rows, tokens, nil)
-			if len(out) > before {
+			if add(desc, Narrowing{Grain: v.grain, Field: dim, Values: valuesOf(rk.values[:n])}, v, rows, tokens, nil) {
 				offered++
 			}
 		}
 	}
 	if main != "" && singleCurrency(base, main) {
 		v := views[0]
-		if thr, rows, tokens, ok := thresholdThatFits(v, main, dataAvail); ok {
-			add(fmt.Sprintf("Only rows with %s above %s, %s", main, formatAmount(thr), v.grain),
+		shrinking(dataAvail, func(avail int) bool {
+			thr, rows, tokens, ok := thresholdThatFits(v, main, avail)
+			return !ok || add(fmt.Sprintf("Only rows with %s above %s, %s", main, formatAmount(thr), v.grain),
 				Narrowing{Grain: v.grain, Metric: main, Above: thr}, v, rows, tokens, nil)
-		}
+		})
 	}
-	if from, rows, tokens, ok := p.shorterRange(views[0], dataAvail); ok {
-		add(fmt.Sprintf("A shorter date range: %s to %s, %s", from.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), views[0].grain),
+	shrinking(dataAvail, func(avail int) bool {
+		from, rows, tokens, ok := p.shorterRange(views[0], avail)
+		return !ok || add(fmt.Sprintf("A shorter date range: %s to %s, %s", from.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), views[0].grain),
 			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, views[0], rows, tokens, nil)
-	}
+	})
 	if len(out) == 0 && p.opt.Selection == "" {
 		// Last resort: total grain without the widest dimensions until it fits.
 		// Not for rows selected at their grain: their totals would be of other
@@ -187,6 +198,18 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		}
 	}
 	return out
+}
+
+// shrinking tries a search with the room in hand, then with less: a narrowing
+// chosen by estimate may prove, counted exactly with its answer's _meta, not
+// to fit, and a smaller one of the same kind then may. try reports whether it
+// is done (offered one, or found none to offer).
+func shrinking(avail int, try func(avail int) bool) {
+	for _, f := range []int{10, 9, 8} {
+		if try(avail * f / 10) {
+			return
+		}
+	}
 }
 
 // suggestedMeta is the _meta a suggested query's answer will carry: this
@@ -210,7 +233,11 @@ func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
 // fits, as the answer will have it); false when no level leaves noticeRoom
 // free — the answer could not take a warning of its own and still fit (the
 // pipeline would shorten the echo then: some level must allow it).
-func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, dataTokens int, data Extent) (int, bool) {
+func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, dataTokens int, data Extent, emptied int) (int, bool) {
+	room := noticeRoom(p.opt.Budget)
+	if emptied > 0 {
+		room += partitionNoticeHead + emptied*partitionNoticeEach
+	}
 	m := p.suggestedMeta(meta, q, g, rows)
 	estimate, headroom := -1, false
 	for _, level := range p.echoLevels(q) {
@@ -226,7 +253,7 @@ func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, dataTokens 
 		if c <= p.opt.Budget && estimate < 0 {
 			estimate = n
 		}
-		if c+noticeRoom(p.opt.Budget) <= p.opt.Budget {
+		if c+room <= p.opt.Budget {
 			headroom = true
 			break
 		}
@@ -239,6 +266,40 @@ func (p *pipeline) answerMetaTokens(meta Meta, q any, g Grain, rows, dataTokens 
 // out, blank cells explained): the source's diagnosis of the narrower query
 // cannot be foreseen from the rows in hand.
 func noticeRoom(budget int) int { return max(48, budget/10) }
+
+// A narrower answer that leaves a partition (an account) without rows says so
+// for each one ("… returned no rows: none of its data matches …"): what such a
+// warning costs, for its head and for each partition named.
+const (
+	partitionNoticeHead = 24
+	partitionNoticeEach = 40
+)
+
+// partitionsLeft is how many partitions (Options.PartitionKeys) a narrower
+// answer of rows sel, out of the view's rows all, may leave without any row:
+// those all has and sel lacks when the table has the partition column; else,
+// when sel is a strict subset, every partition but one (nothing tells which
+// remain).
+func (p *pipeline) partitionsLeft(all, sel *Table) int {
+	if sel.Len() >= all.Len() || len(p.opt.PartitionKeys) < 2 {
+		return 0
+	}
+	a, s := all.Column(p.opt.PartitionColumn), sel.Column(p.opt.PartitionColumn)
+	if p.opt.PartitionColumn == "" || a == nil || s == nil {
+		return len(p.opt.PartitionKeys) - 1
+	}
+	in := map[string]bool{}
+	for _, k := range s.Strings {
+		in[k] = true
+	}
+	left := map[string]bool{}
+	for _, k := range a.Strings {
+		if !in[k] {
+			left[k] = true
+		}
+	}
+	return len(left)
+}
 
 // metaSlack covers what a suggested answer's _meta may add to this one's: an
 // elapsed time, a source call count, a removal count of more digits.
