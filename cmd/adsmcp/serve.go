@@ -17,6 +17,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
@@ -130,7 +131,8 @@ func (f *serveFlags) serverConfig(cmd *cobra.Command, g *globals) (mcpserver.Con
 		budgets = map[string]int{}
 	}
 	maps.Copy(budgets, overrides)
-	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budget.Overrides{Tokens: budgets, Sizes: file.ClientLimits}, Now: now}, nil
+	return mcpserver.Config{MaxAccounts: f.maxAccounts, Deadline: f.deadline, BudgetOverrides: budget.Overrides{Tokens: budgets, Sizes: file.ClientLimits}, Now: now,
+		Rows: rowbudget.New(file.Limits.MaxRowsPerCall, file.Limits.MaxRowsInFlight)}, nil
 }
 
 func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {

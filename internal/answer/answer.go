@@ -17,6 +17,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
@@ -32,6 +33,9 @@ type Engine struct {
 	Now func() time.Time
 	// Counter counts tokens (fit's default o200k counter when nil).
 	Counter fit.TokenCounter
+	// Rows bounds the rows the calls in flight read from the source (nil: no
+	// bound); shared by every call of a server.
+	Rows *rowbudget.Budget
 	// BudgetOverrides are the configured budgets per client name ("*" for
 	// all) and client size limits.
 	BudgetOverrides budget.Overrides
@@ -86,6 +90,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	started := time.Now()
 	calls := &source.Calls{}
 	ctx = source.WithCalls(ctx, calls)
+	// The rows this call reads stay held until its answer is built.
+	lease := e.Rows.Lease()
+	defer lease.Release()
+	ctx = rowbudget.With(ctx, lease)
 	accounts, err := e.Source.Accounts(ctx)
 	if err != nil {
 		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()

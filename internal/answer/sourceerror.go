@@ -28,6 +28,9 @@ type failedAccount struct {
 // when other accounts answered, offers the same query without the failed ones:
 // never their rows passed off as the complete answer.
 func (e *Engine) sourceError(started time.Time, limit Limits, q *query.Query, err error, calls int) *Result {
+	if ex, ok := rowBound(err); ok {
+		return e.tooManyRows(started, limit, q, ex, calls)
+	}
 	var many *source.AccountsError
 	var one *source.AccountError
 	switch {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/rowbudget"
 )
 
 // File is the configuration file's content. Zero values mean "not set".
@@ -104,6 +105,11 @@ type OAuth struct {
 type Limits struct {
 	RequestsPerMinute int `yaml:"requests_per_minute"`
 	MaxConcurrent     int `yaml:"max_concurrent"`
+	// MaxRowsPerCall and MaxRowsInFlight bound the rows read from the source
+	// for one call and for all calls in flight (server-wide; rowbudget's
+	// defaults when 0).
+	MaxRowsPerCall  int64 `yaml:"max_rows_per_call"`
+	MaxRowsInFlight int64 `yaml:"max_rows_in_flight"`
 }
 
 // Sources are the live ad-platform connectors, or a PostgreSQL or ClickHouse
@@ -355,6 +361,12 @@ func (f *File) check() error {
 				bad("client_limits.%s.%s = %d: want 0 (no limit) or at least %d", name, l.what, l.n, l.least)
 			}
 		}
+	}
+	if l := f.Limits; l.MaxRowsPerCall < 0 || l.MaxRowsPerCall > 0 && l.MaxRowsPerCall < 1000 {
+		bad("limits.max_rows_per_call %d: want at least 1000 rows (the default is %d)", l.MaxRowsPerCall, rowbudget.DefaultPerCall)
+	}
+	if l := f.Limits; l.MaxRowsInFlight < 0 || l.MaxRowsInFlight > 0 && l.MaxRowsInFlight < max(1000, l.MaxRowsPerCall) {
+		bad("limits.max_rows_in_flight %d: want at least max_rows_per_call (the default is %d)", l.MaxRowsInFlight, rowbudget.DefaultInFlight)
 	}
 	if f.HTTP.MaxRequestBytes < 0 {
 		bad("http.max_request_bytes %d: want a positive number of bytes", f.HTTP.MaxRequestBytes)

@@ -19,6 +19,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
@@ -61,6 +62,9 @@ type Config struct {
 	Limiter Limiter
 	// Version is the server version announced at initialize.
 	Version string
+	// Rows bounds the rows the calls in flight read from the source
+	// (rowbudget's defaults when nil).
+	Rows *rowbudget.Budget
 }
 
 // server holds what the tool handlers share.
@@ -126,6 +130,9 @@ func build(cfg Config) (*mcp.Server, *server) {
 }
 
 func newServer(cfg Config) *server {
+	if cfg.Rows == nil {
+		cfg.Rows = rowbudget.New(0, 0)
+	}
 	if cfg.Deadline <= 0 {
 		cfg.Deadline = DefaultDeadline
 	}
@@ -155,6 +162,7 @@ func newServer(cfg Config) *server {
 			Now:             cfg.Now,
 			Counter:         counter,
 			BudgetOverrides: cfg.BudgetOverrides,
+			Rows:            cfg.Rows,
 		},
 		accounts: accounts,
 		counter:  counter,

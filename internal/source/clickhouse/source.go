@@ -178,7 +178,7 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 		return nil, fmt.Errorf("clickhouse query: %w", err)
 	}
 	defer rows.Close()
-	t, err := sqlgen.ReadTable(rows, p, q.Grain)
+	t, err := sqlgen.ReadTable(ctx, rows, p, q.Grain)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse query: %w", err)
 	}

@@ -196,7 +196,7 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 			return err
 		}
 		defer rows.Close()
-		t, err = sqlgen.ReadTable(rows, p, q.Grain)
+		t, err = sqlgen.ReadTable(ctx, rows, p, q.Grain)
 		return err
 	})
 	if err != nil {

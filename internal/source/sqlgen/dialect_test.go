@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestReadTableReaderLimit(t *testing.T) {
 	p := &Plan{Columns: []*fit.Column{{Name: "campaign_name", Role: fit.RoleDimension}, {Name: "spend", Role: fit.RoleMetric}},
 		ReaderCounts: true, ReaderLimit: 2}
 	rows := &fakeRows{data: [][2]any{{"a", 3.0}, {"b", 2.0}, {"c", 1.0}}}
-	tab, err := ReadTable(rows, p, fit.Total)
+	tab, err := ReadTable(context.Background(), rows, p, fit.Total)
 	if err != nil {
 		t.Fatal(err)
 	}

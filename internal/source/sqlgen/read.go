@@ -1,10 +1,12 @@
 package sqlgen
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/rowbudget"
 )
 
 // Rows is what ReadTable needs of a result set; *sql.Rows and pgx.Rows both
@@ -19,7 +21,13 @@ type Rows interface {
 // fresh columns from the plan, so a plan is read once. When the plan says so
 // (ReaderCounts), it counts the rows before the limit itself, reading past
 // the limit without keeping those rows.
-func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
+func ReadTable(ctx context.Context, rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
+	// The call's share of the server's rows in flight (rowbudget), taken a
+	// chunk at a time: a result over it stops here, before its other rows
+	// are read.
+	lease := rowbudget.From(ctx)
+	const chunk = 1024
+	reserved, kept := int64(0), int64(0)
 	t := &fit.Table{Columns: p.Columns, Grain: grain, Notices: p.Notices}
 	n := len(p.Columns)
 	if !p.ReaderCounts {
@@ -66,6 +74,12 @@ func ReadTable(rows Rows, p *Plan, grain fit.Grain) (*fit.Table, error) {
 					continue
 				}
 			}
+		}
+		if kept++; kept > reserved {
+			if err := lease.Take(chunk); err != nil {
+				return nil, err
+			}
+			reserved += chunk
 		}
 		for i, c := range p.Columns {
 			if c.Role != fit.RoleMetric {
