@@ -84,6 +84,8 @@ func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
 		{"log:\n  level: loud\n  format: xml\n", []string{`log.level "loud"`, `log.format "xml"`}},
 		{"http:\n  session_idle_timeout: -5m\n", []string{"session_idle_timeout -5m0s", "positive"}},
 		{"budgets: [1, 2]\n", []string{"line 1"}},
+		{"limits:\n  max_rows_per_call: 10\n  max_rows_in_flight: 5000\n", []string{"limits.max_rows_per_call 10", "at least 1000"}},
+		{"limits:\n  max_rows_per_call: 100000\n  max_rows_in_flight: 5000\n", []string{"limits.max_rows_in_flight 5000", "max_rows_per_call"}},
 		{"client_limits:\n  Codex: {bytes: 10, lines: -1}\n", []string{"client_limits.Codex.bytes = 10", "at least 1000", "client_limits.Codex.lines = -1"}},
 		{"client_limits:\n  \"*\": {bytes: 20000}\n", []string{"client_limits: name a client"}},
 		{"client_limits:\n  Codex: {byte: 20000}\n", []string{"line 2", "byte"}},
