@@ -89,7 +89,8 @@ func authOptions(file *config.File, log *slog.Logger) auth.Options {
 	if o := file.Auth.OAuth; o != nil {
 		opts.OAuth = &auth.OAuth{Issuer: o.Issuer, Audience: o.Audience, JWKSURL: o.JWKSURL, RequiredScopes: o.Scopes,
 			TenantClaim: o.TenantClaim, ClientClaim: o.ClientClaim, Leeway: time.Duration(o.Leeway),
-			Resource: o.Resource, AuthorizationServers: o.AuthorizationServers}
+			MaxTokenLifetime: time.Duration(o.MaxTokenLifetime),
+			Resource:         o.Resource, AuthorizationServers: o.AuthorizationServers}
 	}
 	return opts
 }

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/MicahParks/keyfunc/v3"
 	"github.com/golang-jwt/jwt/v5"
@@ -77,9 +75,9 @@ func newJWTVerifier(ctx context.Context, o *OAuth, log *slog.Logger) (*jwtVerifi
 
 // jwtClaims is what adsmcp takes from a valid token.
 type jwtClaims struct {
-	subject, tenant, client string
-	scopes                  []string
-	expiry                  time.Time
+	principal, tenant, client string
+	scopes                    []string
+	expiry                    time.Time
 }
 
 // joseHeader is the part of a token's header checked before parsing.
@@ -97,21 +95,27 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*jwtClaims, err
 	if err != nil {
 		return nil, v.reason(err, claims)
 	}
-	sub := firstString(claims, "sub", "client_id", "azp")
-	if sub == "" {
+	principal, ok, err := subjectID(claims)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
 		return nil, errNoSubject
 	}
-	tenant := claimString(claims[v.o.TenantClaim])
-	if tenant == "" {
-		return nil, errNoTenant
+	tenant, err := tenantOf(claims[v.o.TenantClaim])
+	if err != nil {
+		return nil, err
 	}
 	exp, err := claims.GetExpirationTime()
 	if err != nil || exp == nil {
 		return nil, errNoExpiry
 	}
-	c := &jwtClaims{subject: cleanID(sub), tenant: tenant, scopes: scopesOf(claims), expiry: exp.Time}
+	if err := v.checkLifetime(claims, exp.Time); err != nil {
+		return nil, err
+	}
+	c := &jwtClaims{principal: principal, tenant: tenant, scopes: scopesOf(claims), expiry: exp.Time}
 	if v.o.ClientClaim != "" {
-		c.client = claimString(claims[v.o.ClientClaim])
+		c.client = strings.TrimSpace(claimString(claims[v.o.ClientClaim]))
 	}
 	return c, nil
 }
@@ -241,43 +245,46 @@ func scopesOf(c jwt.MapClaims) []string {
 	return slices.Compact(out)
 }
 
-// claimString is a string claim, or the only string of a one-element list.
+// claimString is a string claim, or the only string of a one-element list,
+// as written.
 func claimString(v any) string {
 	switch s := v.(type) {
 	case string:
-		return strings.TrimSpace(s)
+		return s
 	case []any:
 		if len(s) == 1 {
 			str, _ := s[0].(string)
-			return strings.TrimSpace(str)
+			return str
 		}
 	}
 	return ""
 }
 
-func firstString(c jwt.MapClaims, names ...string) string {
-	for _, n := range names {
-		if s, ok := c[n].(string); ok && strings.TrimSpace(s) != "" {
-			return s
-		}
+// tenantOf reads the tenant claim, as written: a tenant name with
+// surrounding spaces is not the name, and trimming it would let an issuer's
+// sloppy (or attacker-influenced) claim select a tenant it does not spell.
+func tenantOf(v any) (string, error) {
+	s := claimString(v)
+	switch {
+	case strings.TrimSpace(s) == "":
+		return "", errNoTenant
+	case strings.TrimSpace(s) != s:
+		return "", errTenantSpaces
 	}
-	return ""
+	return s, nil
 }
 
-// cleanID makes a subject safe for logs and metrics: printable, bounded.
-func cleanID(s string) string {
-	const max = 128
-	s = strings.Map(func(r rune) rune {
-		if !unicode.IsPrint(r) || unicode.IsSpace(r) {
-			return '_'
-		}
-		return r
-	}, s)
-	if len(s) > max {
-		s = s[:max]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
+// checkLifetime refuses a token valid for longer than MaxTokenLifetime: from
+// iat to exp, or from now when it has no iat. The parser checked that exp is
+// not past and iat not in the future; this bounds how long a stolen token
+// stays good (an exp of 10^18 would be forever).
+func (v *jwtVerifier) checkLifetime(claims jwt.MapClaims, exp time.Time) error {
+	from := time.Now()
+	if iat, err := claims.GetIssuedAt(); err == nil && iat != nil {
+		from = iat.Time
 	}
-	return s
+	if exp.Sub(from) > v.o.MaxTokenLifetime+v.o.Leeway {
+		return errLifetime
+	}
+	return nil
 }

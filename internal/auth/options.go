@@ -28,6 +28,12 @@ const (
 	MinUnknownKeyRefresh = 30 * time.Second
 	// jwksTimeout bounds one JWKS fetch.
 	jwksTimeout = 10 * time.Second
+	// DefaultMaxTokenLifetime is the longest an access token may be valid
+	// (exp − iat): Okta's and Entra ID's tokens live an hour, Auth0's a day
+	// by default.
+	DefaultMaxTokenLifetime = 24 * time.Hour
+	// maxMaxTokenLifetime bounds the setting (Auth0's own maximum).
+	maxMaxTokenLifetime = 30 * 24 * time.Hour
 	// minBudget and maxBudget bound a key's token budget, as budgets: does.
 	minBudget, maxBudget = 1_000, 1_000_000
 )
@@ -100,6 +106,9 @@ type OAuth struct {
 	RefreshInterval time.Duration
 	// HTTPClient fetches the JWKS (a client with a 10 s timeout when nil).
 	HTTPClient *http.Client
+	// MaxTokenLifetime refuses tokens valid for longer: exp − iat (exp − now
+	// without iat) beyond it, plus Leeway (DefaultMaxTokenLifetime when 0).
+	MaxTokenLifetime time.Duration
 }
 
 // Options configure an Authenticator.
@@ -132,6 +141,18 @@ func (o *Options) validate() (*OAuth, error) {
 		for i, a := range t.Accounts {
 			if strings.TrimSpace(a) == "" {
 				bad("%s.accounts[%d] is empty: write an account ID such as act_1015… or 123-456-7890", where, i)
+				continue
+			}
+			if a == "*" {
+				continue
+			}
+			ref, err := readAccount(a, t.Platforms)
+			switch {
+			case err != nil:
+				bad("%s.accounts[%d] %q %v", where, i, a, err)
+			case len(t.Platforms) > 0 && !slices.Contains(t.Platforms, ref.platform):
+				bad("%s.accounts[%d] %q is a %s account, but %s.platforms (%s) leaves it out: add %s there or remove the account",
+					where, i, a, ref.platform, where, strings.Join(t.Platforms, ", "), ref.platform)
 			}
 		}
 		for i, p := range t.Platforms {
@@ -232,6 +253,14 @@ func (o *Options) validate() (*OAuth, error) {
 			c.RefreshInterval = DefaultRefreshInterval
 		case c.RefreshInterval < time.Second:
 			bad("auth.oauth: the JWKS refresh interval %s is too short: use at least 1s (default 10m)", c.RefreshInterval)
+		}
+		switch {
+		case c.MaxTokenLifetime < 0:
+			bad("auth.oauth.max_token_lifetime must not be negative (e.g. 24h)")
+		case c.MaxTokenLifetime == 0:
+			c.MaxTokenLifetime = DefaultMaxTokenLifetime
+		case c.MaxTokenLifetime > maxMaxTokenLifetime:
+			bad("auth.oauth.max_token_lifetime %s is too long: a stolen token is good for that long; use at most 720h (30 days), default 24h", c.MaxTokenLifetime)
 		}
 		if len(c.AuthorizationServers) == 0 && c.Issuer != "" {
 			c.AuthorizationServers = []string{c.Issuer}

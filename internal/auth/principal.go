@@ -17,12 +17,16 @@ import (
 
 // Principal is an authenticated caller.
 type Principal struct {
-	// ID names the caller in logs and metrics: "key:<id>" or "jwt:<sub>".
-	// Never a secret.
+	// ID names the caller in logs and metrics, and owns its sessions and
+	// rate bucket: "key:<id>", "jwt:<sub>" or "jwt-client:<client_id>" (the
+	// token's subject escaped, so that two subjects are two IDs; see
+	// subjectID). Never a secret.
 	ID string
 	// Tenant is the organization whose accounts the caller sees.
 	Tenant string
-	// Accounts the tenant may query (account IDs); AllAccounts lifts the list.
+	// Accounts the tenant may query, as the configuration writes them
+	// ("act_1015…", "617-204-8851", "tiktok_ads:7201…"; see account.go);
+	// AllAccounts lifts the list.
 	Accounts    []string
 	AllAccounts bool
 	// Platforms, when not empty, further restrict the accounts to these.
@@ -38,8 +42,11 @@ type Principal struct {
 	MaxConcurrent     int
 }
 
-// Allows reports whether the principal may see account a. IDs compare as
-// people write them (ads.FoldID): "act_1015…" and "1015…" are the same.
+// Allows reports whether the principal may see account a: same platform and
+// same ID (see account.go). IDs compare as people write them (ads.FoldID):
+// "act_1015…" and "meta_ads:1015…" are the same Meta account, and never the
+// TikTok advertiser 1015…. An entry that does not say its platform allows
+// nothing (New refuses such a configuration).
 func (p *Principal) Allows(a ads.Account) bool {
 	if p == nil {
 		return true
@@ -50,8 +57,10 @@ func (p *Principal) Allows(a ads.Account) bool {
 	if p.AllAccounts {
 		return true
 	}
-	id := ads.FoldID(a.AccountID)
-	return slices.ContainsFunc(p.Accounts, func(x string) bool { return ads.FoldID(x) == id })
+	return slices.ContainsFunc(p.Accounts, func(x string) bool {
+		ref, err := readAccount(x, p.Platforms)
+		return err == nil && ref.matches(a)
+	})
 }
 
 // Filter keeps the accounts the principal may see (all of them for nil).

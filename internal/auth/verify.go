@@ -32,6 +32,9 @@ var (
 	errIssuer          = &refusal{"wrong issuer"}
 	errNoSubject       = &refusal{"token has no subject"}
 	errNoTenant        = &refusal{"token names no tenant"}
+	errTenantSpaces    = &refusal{"tenant claim has surrounding spaces"}
+	errSubjectTooLong  = &refusal{"subject too long"}
+	errLifetime        = &refusal{"token lifetime too long"}
 	errUnknownTenant   = &refusal{"unknown tenant"}
 	errInvalid         = &refusal{"invalid token"}
 	errInsufficientScp = &refusal{"insufficient scope"}
@@ -103,7 +106,7 @@ func (a *Authenticator) verify(ctx context.Context, token string) (*sdkauth.Toke
 	if err != nil {
 		return nil, nil, err
 	}
-	p, ok := a.principal("jwt:"+c.subject, c.tenant)
+	p, ok := a.principal(c.principal, c.tenant)
 	if !ok {
 		return nil, nil, errUnknownTenant
 	}

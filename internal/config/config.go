@@ -99,6 +99,8 @@ type OAuth struct {
 	Resource             string   `yaml:"resource"`
 	AuthorizationServers []string `yaml:"authorization_servers"`
 	Leeway               Duration `yaml:"leeway"`
+	// MaxTokenLifetime refuses tokens valid longer (exp − iat); 0: 24h.
+	MaxTokenLifetime Duration `yaml:"max_token_lifetime"`
 }
 
 // Limits bound each principal (an API key or a token's subject).

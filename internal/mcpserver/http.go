@@ -151,7 +151,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	})
 	mux := http.NewServeMux()
 	h.stream, h.maxBytes, h.maxSessions, h.stateless = stream, opts.MaxRequestBytes, opts.MaxSessions, opts.Stateless
-	var mcpHandler http.Handler = h.track(h.cancelOnDisconnect(stream))
+	var mcpHandler http.Handler = h.track(h.checkProtocol(h.cancelOnDisconnect(stream)))
 	if opts.Auth != nil {
 		mcpHandler = opts.Auth(mcpHandler)
 	}

@@ -117,6 +117,7 @@ func build(cfg Config) (*mcp.Server, *server) {
 				Logging: &mcp.LoggingCapabilities{},
 			},
 		})
+	srv.AddReceivingMiddleware(rpcErrors)
 	for _, t := range s.tools() {
 		srv.AddTool(t.def, t.handler)
 	}

@@ -75,6 +75,8 @@ type lineGuard struct {
 	calls   *inFlight
 	pending []byte
 	err     error
+	// initialized: an initialize with good params went to the SDK (earlyError).
+	initialized bool
 }
 
 func (g *lineGuard) Read(p []byte) (int, error) {
@@ -149,6 +151,14 @@ func (g *lineGuard) admit(line []byte) jsonrpc.Message {
 	if err != nil {
 		g.reject(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		if e := earlyError(req.Method, req.Params, g.initialized); e != nil {
+			g.reject(idOf(line), e.Code, e.Message)
+			return nil
+		}
+		// The SDK answers initialize before it reads the next line.
+		g.initialized = g.initialized || req.Method == "initialize"
 	}
 	return msg
 }
