@@ -427,18 +427,20 @@ func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCoun
 	estimates := map[string]int{}
 	exacts := map[string]int{}
 	count := func(blocks []string) int {
-		est := 0
+		est, most := 0, 0
 		for _, b := range blocks {
 			if _, ok := estimates[b]; !ok {
 				estimates[b] = p.opt.Counter.Estimate(b)
 			}
 			est += estimates[b]
+			most += MaxTokens(b)
 		}
-		// Far below the budget the estimate is enough: it is never under a third
-		// of the exact count, even on adversarial text (random letters of
-		// non-Latin scripts; FuzzEstimate, TestEstimateAdversarial), so below a
-		// quarter of the budget the response surely fits.
-		if est*4 < p.opt.Budget {
+		// Far below the budget the estimate is enough, provided the response is
+		// within the budget by MaxTokens too: that bound holds for any text,
+		// while the estimate can be a quarter of the exact count (random Yi or
+		// Cherokee letters). Realistic CSV has about two bytes a token, so the
+		// bound rarely forces an exact count the estimate alone would not.
+		if est*4 < p.opt.Budget && most <= p.opt.Budget {
 			return est
 		}
 		n := 0

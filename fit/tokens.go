@@ -11,6 +11,11 @@ import (
 
 // TokenCounter counts the tokens a model will read. Estimate is fast and within
 // about ±10% of Exact on realistic CSV/JSON; Exact is the o200k_base count.
+//
+// Exact(s) must not exceed MaxTokens(s), len(s): true of every byte-level BPE
+// (o200k_base, cl100k_base, Claude's). The estimate has no such bound and may
+// be a quarter of Exact (random Yi or Cherokee letters), so code that skips
+// Exact must check MaxTokens, not the estimate, against its limit.
 type TokenCounter interface {
 	Estimate(s string) int
 	Exact(s string) int
@@ -77,12 +82,20 @@ func (c *O200k) init() {
 	c.codec = codec
 }
 
+// MaxTokens is the most tokens s can count by O200k.Exact, known without the
+// encoder: its length in bytes. Byte-pair encoding starts from single bytes and
+// only merges them, so no token is shorter than a byte; o200k_base comes close
+// on scripts it has few tokens for (Cherokee, Yi: about 1.0 tokens a byte).
+// Text within a limit by MaxTokens is within it by any count.
+func MaxTokens(s string) int { return len(s) }
+
 // conservativeCount is what Exact returns when the encoder is unavailable: at
 // least half the bytes (number-heavy CSV, the densest realistic text, runs at
 // about 0.5 tokens a byte) and at least 4/3 of the estimate, so a budget checked
-// with it errs on the side of sending less.
+// with it errs on the side of sending less; never more than MaxTokens, which no
+// true count exceeds.
 func conservativeCount(s string) int {
-	return max((len(s)+1)/2, (estimateTokens(s)*4+2)/3)
+	return min(MaxTokens(s), max((len(s)+1)/2, (estimateTokens(s)*4+2)/3))
 }
 
 // ---------------------------------------------------------------------------
@@ -104,7 +117,8 @@ func conservativeCount(s string) int {
 //     (a table again: `","` or `"},{"` are one token, `%_|_` is three);
 //   - a whitespace piece costs one token, more when it mixes characters;
 //   - non-ASCII letters and symbols are priced per character by script, with a
-//     table of the kana, CJK and Hangul characters that are single tokens.
+//     table of the kana, CJK and Hangul characters that are single tokens, and
+//     one of the blocks whose letters o200k has no tokens for (a token a byte).
 //
 // The costs were fitted against o200k_base counts on the corpus of
 // tokens_test.go; docs/tokens.md has the method and the measured error.
@@ -143,6 +157,7 @@ type estParams struct {
 	cjkMulti    float64 // per kana, CJK or Hangul character that is not
 	letter3     float64 // per other letter of three bytes (other Indic scripts…)
 	letter4     float64 // per four-byte letter (rare CJK)
+	rarePerByte float64 // per byte of a letter in a block o200k has no single-letter token for (Cherokee, Yi)
 	otherNumber float64 // per non-ASCII number character
 
 	punctFirst     float64 // a run of punctuation
@@ -195,6 +210,7 @@ var est = estParams{
 	cjkMulti:    2.1,
 	letter3:     0.7,
 	letter4:     2.5,
+	rarePerByte: 0.9,
 	otherNumber: 1,
 
 	punctFirst:     1,
@@ -315,6 +331,9 @@ func letterCost(r rune, size int, prevASCII bool) float64 {
 	case r >= 0x600 && r < 0x700 || r >= 0x750 && r < 0x780:
 		return est.arabic
 	case size == 2:
+		if !knownLetterBlock(r) {
+			return est.rarePerByte * 2
+		}
 		return est.letter2
 	case size == 4:
 		return est.letter4
@@ -330,6 +349,9 @@ func letterCost(r rune, size int, prevASCII bool) float64 {
 			return est.cjkSingle
 		}
 		return est.cjkMulti
+	}
+	if !knownLetterBlock(r) {
+		return est.rarePerByte * 3
 	}
 	return est.letter3
 }
@@ -722,6 +744,36 @@ var punctPairSurprisal = [32 * 32]uint8{
 	31, 14, 35, 27, 31, 31, 19, 25, 10, 27, 31, 13, 24, 23, 22, 25, 15, 20, 31, 16, 28, 31, 31, 23, 21, 31, 25, 19, 23, 31, 11, 35, // '}'
 	27, 23, 27, 23, 27, 27, 27, 23, 27, 27, 27, 23, 19, 27, 16, 27, 27, 27, 21, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 3, // '~'
 }
+
+// letterBlockBits is the size of a block of letterBlockKnown: 32 code points.
+const letterBlockBits = 5
+
+// knownLetterBlock reports whether r, a letter or mark of two or three bytes,
+// is in a block of 32 code points where o200k_base has a one-token letter.
+// Elsewhere (Cherokee, Yi, Vai, Canadian syllabics, Tifinagh, runes, about
+// 14,000 letters) o200k_base has almost no tokens: a letter costs about a token
+// a byte whatever the text, where a letter of a known script costs under one.
+func knownLetterBlock(r rune) bool {
+	k := int(r) >> letterBlockBits
+	return k >= len(letterBlockKnown)*8 || letterBlockKnown[k>>3]&(1<<(k&7)) != 0
+}
+
+// letterBlockKnown has bit r>>letterBlockBits set when a letter or mark of that
+// block of the BMP, or any kana, CJK or Hangul character (priced on their own),
+// is one o200k_base token. TestLetterBlockKnownTable regenerates it.
+var letterBlockKnown = func() []byte {
+	b, err := base64.StdEncoding.DecodeString(letterBlockKnownBase64)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
+const letterBlockKnownBase64 = "" +
+	"4H9tc/f+fgAA9393d383CN8AAAAAAABwAAAAAAAA782AAgAAAAAAAAAAAAAAAAAA/RwAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" +
+	"AAAAAAAA////////////////////////////////////////////////////////////////////////////////////////" +
+	"/////////////////////wAAAAAAAAAAAAAAAP////////////////////////////////////////////////////////8/" +
+	"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAABHg=="
 
 // cjkIndex numbers kana (U+3040–U+30FF), CJK ideographs (U+4E00–U+9FFF) and
 // Hangul syllables (U+AC00–U+D7AF) for cjkSingleToken; -1 for other runes.

@@ -792,6 +792,12 @@ func tokAdversarial() []tokSample {
 	add("hebrew", words(3000, block(0x5d0, 0x5ea), 2, 8, " "))
 	add("devanagari", words(3000, block(0x905, 0x939), 2, 8, " "))
 	add("thai", from(1200, block(0xe01, 0xe2e)))
+	// Scripts o200k_base has almost no tokens for (issue 13): a token a byte.
+	add("yi", words(3000, block(0xa000, 0xa48c), 2, 8, " "))
+	add("cherokee", words(3000, block(0x13a0, 0x13f5), 2, 8, " "))
+	add("canadian-syllabics", words(3000, block(0x1401, 0x166c), 2, 8, " "))
+	add("vai", from(1000, block(0xa500, 0xa60b)))
+	add("nko", words(3000, block(0x7ca, 0x7ea), 2, 8, " "))
 	add("cjk", from(1200, block(0x4e00, 0x4fff)))
 	add("cjk-rare", from(1200, block(0x9000, 0x9fa5)))
 	add("hiragana-katakana", from(1200, append(block(0x3041, 0x3096), block(0x30a1, 0x30fa)...)))
@@ -950,6 +956,9 @@ func TestEstimateAdversarial(t *testing.T) {
 		if c := conservativeCount(s.text); c < ex {
 			t.Errorf("%s: conservative fallback %d is below the exact %d", s.name, c, ex)
 		}
+		if m := MaxTokens(s.text); ex > m {
+			t.Errorf("%s: exact %d is above MaxTokens %d", s.name, ex, m)
+		}
 	}
 }
 
@@ -1001,6 +1010,10 @@ func FuzzEstimate(f *testing.F) {
 			t.Fatalf("Estimate(%q) = %d", s, es)
 		}
 		ex := c.Exact(s)
+		// The bound that lets the pipeline skip Exact must hold for any text.
+		if m := MaxTokens(s); ex > m {
+			t.Fatalf("Exact = %d is above MaxTokens = %d for %q", ex, m, s)
+		}
 		// Constructed junk (odd quote runs, mixed scripts) reaches about 0.74;
 		// the pipeline only trusts an estimate below a quarter of the budget,
 		// so any floor above 0.25 keeps its guarantee.

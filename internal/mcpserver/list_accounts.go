@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
@@ -91,12 +92,14 @@ func (s *server) accountsResult(accounts []ads.Account, platform string, b budge
 	return textResult(false, out...)
 }
 
-// tokens counts blocks: the fast estimate far from the limit, the exact count
-// near it.
+// tokens counts blocks: the fast estimate when the text is surely within the
+// limit (fit.MaxTokens, its bytes, is), the exact count otherwise. The estimate
+// alone is no proof: it can be a quarter of the exact count (account names in
+// Yi or Cherokee), and near the limit even realistic text errs by 10%.
 func (s *server) tokens(blocks []string, limit int) int {
 	text := strings.Join(blocks, "\n")
-	if n := s.counter.Estimate(text); n < limit*8/10 {
-		return n
+	if fit.MaxTokens(text) <= limit {
+		return min(s.counter.Estimate(text), fit.MaxTokens(text))
 	}
 	return s.counter.Exact(text)
 }
