@@ -7,10 +7,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
-	"github.com/adsmcp/adsmcp/internal/mcpserver"
 )
-
-var _ mcpserver.Limiter = (*Limiter)(nil)
 
 // clock is a fake time source.
 type clock struct {
