@@ -139,10 +139,12 @@ func TestHTTPDisconnectWithAuthCancelsTheCall(t *testing.T) {
 		}
 	}()
 	within(t, src.started, 5*time.Second, "the call reached the source")
+	dropped := time.Now()
 	drop()
 	<-done
 	within(t, src.cancelled, 3*time.Second, "the source's context cancelled after the connection dropped")
 	within(t, lim.released, 3*time.Second, "the concurrency slot released")
+	t.Logf("cancelled and released %s after the connection dropped", time.Since(dropped).Round(time.Millisecond))
 	_, body := post(t, url, session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_accounts","arguments":{}}}`)
 	if strings.Contains(body, "rate_limited") {
 		t.Fatalf("the next call was refused: the slot is still held:\n%s", body)
