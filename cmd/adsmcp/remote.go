@@ -35,6 +35,13 @@ func newRemote(ctx context.Context, file *config.File, cfg *mcpserver.Config, sr
 		Stateless:          stateless,
 		MaxSessions:        h.MaxSessions,
 		Handlers:           map[string]http.Handler{},
+		// Slow clients and session floods (docs/deployment.md, "Hardening").
+		ReadTimeout:              time.Duration(h.ReadTimeout),
+		WriteTimeout:             time.Duration(h.WriteTimeout),
+		IdleTimeout:              time.Duration(h.IdleTimeout),
+		MaxConnections:           h.MaxConnections,
+		UnauthenticatedPerMinute: h.UnauthenticatedPerMinute,
+		MaxSessionsPerPrincipal:  file.Limits.MaxSessionsPerPrincipal,
 	}}
 	if h.Metrics == nil || *h.Metrics {
 		r.metrics = observe.NewMetrics(observe.NewRegistry())

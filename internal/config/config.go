@@ -112,6 +112,9 @@ type Limits struct {
 	// defaults when 0).
 	MaxRowsPerCall  int64 `yaml:"max_rows_per_call"`
 	MaxRowsInFlight int64 `yaml:"max_rows_in_flight"`
+	// MaxSessionsPerPrincipal caps each API key's or OAuth user's open
+	// sessions (default 20), so one cannot take every slot of http.max_sessions.
+	MaxSessionsPerPrincipal int `yaml:"max_sessions_per_principal"`
 }
 
 // Sources are the live ad-platform connectors, or a PostgreSQL or ClickHouse
@@ -210,8 +213,52 @@ type HTTP struct {
 	Stateless bool `yaml:"stateless"`
 	// MaxSessions caps open sessions (0: no cap).
 	MaxSessions int `yaml:"max_sessions"`
+	// ReadTimeout bounds reading one request, headers and body (default 30s).
+	ReadTimeout Duration `yaml:"read_timeout"`
+	// WriteTimeout bounds each write of a response (default 30s); SSE streams
+	// last as long as they keep writing.
+	WriteTimeout Duration `yaml:"write_timeout"`
+	// IdleTimeout closes keep-alive connections idle this long (default 2m).
+	IdleTimeout Duration `yaml:"idle_timeout"`
+	// MaxConnections caps open connections (default 900).
+	MaxConnections int `yaml:"max_connections"`
+	// UnauthenticatedPerMinute is each client address's allowance of requests
+	// that fail authentication (default 60).
+	UnauthenticatedPerMinute int `yaml:"unauthenticated_per_minute"`
 	// Metrics serves Prometheus metrics at /metrics.
 	Metrics *bool `yaml:"metrics"`
+}
+
+// checkSlowClients checks the connection and session limits of issue 13.
+func (f *File) checkSlowClients(bad func(string, ...any)) {
+	for _, d := range []struct {
+		name      string
+		v         Duration
+		least, eg time.Duration
+	}{
+		{"http.read_timeout", f.HTTP.ReadTimeout, time.Second, 30 * time.Second},
+		{"http.write_timeout", f.HTTP.WriteTimeout, time.Second, 30 * time.Second},
+		{"http.idle_timeout", f.HTTP.IdleTimeout, time.Second, 2 * time.Minute},
+	} {
+		if d.v < 0 || d.v > 0 && time.Duration(d.v) < d.least {
+			bad("%s %s: want at least %s, e.g. %s (or leave it out for the default)", d.name, time.Duration(d.v), d.least, d.eg)
+		}
+	}
+	for _, n := range []struct {
+		name  string
+		v, eg int
+	}{
+		{"http.max_connections", f.HTTP.MaxConnections, 900},
+		{"http.unauthenticated_per_minute", f.HTTP.UnauthenticatedPerMinute, 60},
+		{"limits.max_sessions_per_principal", f.Limits.MaxSessionsPerPrincipal, 20},
+	} {
+		if n.v < 0 {
+			bad("%s %d: want a positive number, e.g. %d (or leave it out for the default)", n.name, n.v, n.eg)
+		}
+	}
+	if m, p := f.HTTP.MaxSessions, f.Limits.MaxSessionsPerPrincipal; m > 0 && p > m {
+		bad("limits.max_sessions_per_principal %d is over http.max_sessions %d: one principal could take every session; lower it", p, m)
+	}
 }
 
 // Log configures logging.
@@ -458,6 +505,7 @@ func (f *File) check() error {
 	if f.HTTP.MaxSessions < 0 || f.Limits.RequestsPerMinute < 0 || f.Limits.MaxConcurrent < 0 {
 		bad("http.max_sessions, limits.requests_per_minute and limits.max_concurrent must be positive")
 	}
+	f.checkSlowClients(bad)
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))
 	}

@@ -287,3 +287,30 @@ func TestParseClickHouse(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowClientSettings: the connection and session limits of a remote
+// server are read, and bad values are refused naming the setting.
+func TestSlowClientSettings(t *testing.T) {
+	f, err := Parse([]byte(`
+http: {read_timeout: 20s, write_timeout: 45s, idle_timeout: 1m, max_connections: 500, unauthenticated_per_minute: 30, max_sessions: 100}
+limits: {max_sessions_per_principal: 10}
+`), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := f.HTTP
+	if time.Duration(h.ReadTimeout) != 20*time.Second || time.Duration(h.WriteTimeout) != 45*time.Second || time.Duration(h.IdleTimeout) != time.Minute ||
+		h.MaxConnections != 500 || h.UnauthenticatedPerMinute != 30 || f.Limits.MaxSessionsPerPrincipal != 10 {
+		t.Errorf("%+v %+v", h, f.Limits)
+	}
+	_, err = Parse([]byte(`
+http: {read_timeout: 10ms, write_timeout: -1s, max_connections: -5, unauthenticated_per_minute: -1, max_sessions: 10}
+limits: {max_sessions_per_principal: 11}
+`), env(nil))
+	for _, want := range []string{"http.read_timeout 10ms: want at least 1s", "http.write_timeout -1s", "http.max_connections -5: want a positive number",
+		"http.unauthenticated_per_minute -1", "limits.max_sessions_per_principal 11 is over http.max_sessions 10"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q in %v", want, err)
+		}
+	}
+}

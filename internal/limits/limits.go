@@ -103,6 +103,12 @@ func (l *Limiter) Options() Options { return l.opts }
 // calling it more than once is harmless. A nil principal (stdio, the local
 // user) is always admitted.
 func (l *Limiter) Acquire(p *auth.Principal) (release func(), retryAfter time.Duration, ok bool) {
+	return l.acquire(p, true)
+}
+
+// acquire admits one request of p: a rate token, and a concurrency slot when
+// slot is set.
+func (l *Limiter) acquire(p *auth.Principal, slot bool) (release func(), retryAfter time.Duration, ok bool) {
 	if p == nil {
 		return func() {}, 0, true
 	}
@@ -124,7 +130,7 @@ func (l *Limiter) Acquire(p *auth.Principal) (release func(), retryAfter time.Du
 	e.last = now
 	reason := ""
 	switch {
-	case e.active >= maxc:
+	case slot && e.active >= maxc:
 		// Checked first, so a refused call costs no token.
 		reason, retryAfter = ReasonConcurrency, l.opts.BusyRetryAfter
 	default:
@@ -198,4 +204,15 @@ func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.entries)
+}
+
+// Allow spends one of p's rate tokens without taking a concurrency slot, or
+// says how long to wait: for requests that are instant but must not be free,
+// such as initialize (each opens a session). A nil principal is always allowed.
+func (l *Limiter) Allow(p *auth.Principal) (retryAfter time.Duration, ok bool) {
+	release, retry, ok := l.acquire(p, false)
+	if ok {
+		release()
+	}
+	return retry, ok
 }

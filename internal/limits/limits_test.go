@@ -7,10 +7,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
-	"github.com/adsmcp/adsmcp/internal/mcpserver"
 )
-
-var _ mcpserver.Limiter = (*Limiter)(nil)
 
 // clock is a fake time source.
 type clock struct {
@@ -330,5 +327,21 @@ func TestConcurrentUse(t *testing.T) {
 		for range n {
 			defer mustAcquire(t, l, p)()
 		}
+	}
+}
+
+// TestAllowSpendsRateOnly: Allow spends a rate token but needs no free
+// concurrency slot (initialize while calls run), and refuses once the rate is
+// used up.
+func TestAllowSpendsRateOnly(t *testing.T) {
+	l, _, _ := newTest(Options{RequestsPerMinute: 12, MaxConcurrent: 1}) // burst 2
+	p := &auth.Principal{ID: "key:a"}
+	release := mustAcquire(t, l, p)
+	defer release()
+	if _, ok := l.Allow(p); !ok {
+		t.Fatal("Allow refused while the principal's only slot is busy: it must not need one")
+	}
+	if retry, ok := l.Allow(p); ok || retry <= 0 {
+		t.Fatalf("third request of a burst of 2: ok=%v retry=%v, want refused", ok, retry)
 	}
 }

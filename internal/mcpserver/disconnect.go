@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -77,10 +78,12 @@ func (h *HTTPServer) toolCallID(r *http.Request) json.RawMessage {
 }
 
 // cancelCall sends notifications/cancelled for the call id of session sid, as
-// the client would have.
+// the client would have. The request carries the original's context values
+// (not its cancellation, which has happened): with auth on, the SDK refuses a
+// request to a session whose TokenInfo is not the session's owner's.
 func (h *HTTPServer) cancelCall(orig *http.Request, sid string, id json.RawMessage) {
 	body := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + string(id) + `,"reason":"the client's connection closed"}}`
-	req, err := http.NewRequest(http.MethodPost, orig.URL.String(), strings.NewReader(body))
+	req, err := http.NewRequestWithContext(context.WithoutCancel(orig.Context()), http.MethodPost, orig.URL.String(), strings.NewReader(body))
 	if err != nil {
 		return
 	}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adsmcp/adsmcp/internal/limits"
 )
 
 // HTTP defaults.
@@ -51,6 +54,33 @@ type HTTPOptions struct {
 	// MaxSessions caps open sessions (stateful mode); a new session beyond it
 	// gets 503. 0: no cap.
 	MaxSessions int
+
+	// Slow clients (see slowclients.go). Zero values take the defaults.
+
+	// ReadTimeout bounds reading a request's headers and body (DefaultReadTimeout).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds each write of a response (DefaultWriteTimeout);
+	// streams last as long as they keep writing.
+	WriteTimeout time.Duration
+	// IdleTimeout closes keep-alive connections idle this long (DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// MaxConnections caps open connections (DefaultMaxConnections); at the
+	// cap the longest-idle connection is closed to let a new one in.
+	MaxConnections int
+	// UnauthenticatedPerMinute is each client address's allowance of requests
+	// that fail authentication (limits.DefaultUnauthenticatedPerMinute); only
+	// with Auth.
+	UnauthenticatedPerMinute int
+
+	// Sessions (see sessions.go).
+
+	// MaxSessionsPerPrincipal caps each principal's open sessions
+	// (DefaultMaxSessionsPerPrincipal); a new one beyond it gets 429.
+	MaxSessionsPerPrincipal int
+	// IdleUnderPressure: when a cap would refuse a new session, sessions idle
+	// this long are closed to make room (DefaultIdleUnderPressure, at most
+	// SessionIdleTimeout).
+	IdleUnderPressure time.Duration
 }
 
 // HTTPServer serves the MCP server over streamable HTTP at /mcp, stateful so
@@ -73,6 +103,14 @@ type HTTPServer struct {
 	maxBytes    int64
 	maxSessions int
 	stateless   bool
+
+	readTimeout, writeTimeout, idleTimeout time.Duration
+	conns                                  *connGuard
+
+	limiter           Limiter // the principals' limits (nil: none)
+	book              *sessionBook
+	perPrincipal      int
+	idleUnderPressure time.Duration
 }
 
 // inflight counts requests in progress until it is closed; then it refuses new
@@ -138,7 +176,20 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 			return nil, fmt.Errorf("allowed origin %q: %w", o, err)
 		}
 	}
-	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version}
+	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version,
+		readTimeout:  cmp.Or(opts.ReadTimeout, DefaultReadTimeout),
+		writeTimeout: cmp.Or(opts.WriteTimeout, DefaultWriteTimeout),
+		idleTimeout:  cmp.Or(opts.IdleTimeout, DefaultIdleTimeout),
+		conns:        newConnGuard(cmp.Or(opts.MaxConnections, DefaultMaxConnections), s.log),
+
+		limiter:           s.cfg.Limiter,
+		book:              newSessionBook(),
+		perPrincipal:      cmp.Or(opts.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal),
+		idleUnderPressure: idleUnderPressure(opts),
+	}
+	if h.limiter != nil {
+		srv.AddReceivingMiddleware(limitMethods(h.limiter, opts.Stateless))
+	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.log.Warn("cross-origin request refused", "origin", r.Header.Get("Origin"), "path", r.URL.Path)
 		httpError(w, http.StatusForbidden, "cross-origin request refused: this origin is not in http.allowed_origins")
@@ -153,7 +204,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	h.stream, h.maxBytes, h.maxSessions, h.stateless = stream, opts.MaxRequestBytes, opts.MaxSessions, opts.Stateless
 	var mcpHandler http.Handler = h.track(h.checkProtocol(h.cancelOnDisconnect(stream)))
 	if opts.Auth != nil {
-		mcpHandler = opts.Auth(mcpHandler)
+		mcpHandler = limitUnauthenticated(limits.NewKeyed(opts.UnauthenticatedPerMinute), opts.Auth(authenticated(mcpHandler)))
 	}
 	mux.Handle(MCPPath, cop.Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", h.healthz)
@@ -170,7 +221,8 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 // Handler is the HTTP handler: /mcp and /healthz.
 func (h *HTTPServer) Handler() http.Handler { return h.handler }
 
-// track counts POSTs in progress and refuses new ones while shutting down.
+// track counts POSTs in progress and refuses new ones while shutting down,
+// and admits new sessions (admitSession) and books their use.
 func (h *HTTPServer) track(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -180,10 +232,14 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 				return
 			}
 			defer h.posts.leave()
-			if h.maxSessions > 0 && !h.stateless && r.Header.Get("Mcp-Session-Id") == "" && h.Sessions() >= h.maxSessions {
-				w.Header().Set("Retry-After", "30")
-				httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions))
-				return
+			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+				defer h.book.use(sid)()
+			} else if !h.stateless {
+				opened, ok := h.admitSession(w, r)
+				if !ok {
+					return
+				}
+				defer opened()
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -226,11 +282,7 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 // closes, new tool calls are refused with 503, calls in progress finish (they
 // are bounded by the deadline), then the sessions close and Serve returns.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{
-		Handler:           h.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
-	}
+	hs, ln := h.httpServer(), h.listen(ln)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {

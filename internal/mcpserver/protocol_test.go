@@ -39,8 +39,8 @@ func rpcError(t *testing.T, body string) (code int, message string, data json.Ra
 	return msg.Error.Code, msg.Error.Message, msg.Error.Data
 }
 
-// openSession initializes a session over plain POSTs and returns its headers.
-func openSession(t *testing.T, url string) map[string]string {
+// initializedSession initializes a session over plain POSTs and returns its headers.
+func initializedSession(t *testing.T, url string) map[string]string {
 	t.Helper()
 	resp, body := post(t, url, nil, initialize)
 	sid := resp.Header.Get("Mcp-Session-Id")
@@ -83,7 +83,7 @@ func TestProtocolErrorCodes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var h map[string]string
 			if c.session {
-				h = openSession(t, c.url)
+				h = initializedSession(t, c.url)
 			} else if strings.Contains(c.name, "version header") {
 				h = map[string]string{"Mcp-Protocol-Version": "2025-06-18"}
 			}
@@ -102,7 +102,7 @@ func TestProtocolErrorCodes(t *testing.T) {
 		})
 	}
 	// The server goes on: a proper session still works.
-	h := openSession(t, good)
+	h := initializedSession(t, good)
 	if _, body := post(t, good, h, call); !strings.Contains(body, `"result"`) {
 		t.Errorf("after the refusals: %q", body)
 	}
