@@ -100,13 +100,8 @@ func exposedWithoutAuth(addr string, file *config.File) bool {
 	if file.Auth.Enabled() {
 		return false
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return true
 	}
-	if host == "localhost" {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip == nil || !ip.IsLoopback()
+	return !mcpserver.IsLoopbackHost(addr)
 }

@@ -160,9 +160,9 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	for pattern, handler := range opts.Handlers {
 		mux.Handle(pattern, handler)
 	}
-	h.handler = mux
+	h.handler = hostGuard(mux)
 	if opts.Around != nil {
-		h.handler = opts.Around(mux)
+		h.handler = opts.Around(h.handler)
 	}
 	return h, nil
 }
