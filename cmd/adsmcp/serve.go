@@ -180,7 +180,7 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 			"configure API keys or OAuth (docs/auth.md), bind 127.0.0.1, or pass --allow-unauthenticated behind a proxy that authenticates", addr)
 	}
 	stateless := f.stateless || g.cfg.HTTP.Stateless
-	rem, err := newRemote(ctx, g.cfg, &cfg, src, cfg.Logger, stateless)
+	rem, err := newRemote(ctx, g.cfg, &cfg, cfg.Logger, stateless)
 	if err != nil {
 		return err
 	}
@@ -191,6 +191,7 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 	if rem.metrics != nil {
 		rem.metrics.SetSessionsFunc(srv.Sessions)
 	}
+	rem.ready = srv.Ready
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)

@@ -73,6 +73,7 @@ type HTTPServer struct {
 	maxBytes    int64
 	maxSessions int
 	stateless   bool
+	accounts    *accountCache // the list every call uses, for Ready
 }
 
 // inflight counts requests in progress until it is closed; then it refuses new
@@ -138,7 +139,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 			return nil, fmt.Errorf("allowed origin %q: %w", o, err)
 		}
 	}
-	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version}
+	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version, accounts: s.accounts}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.log.Warn("cross-origin request refused", "origin", r.Header.Get("Origin"), "path", r.URL.Path)
 		httpError(w, http.StatusForbidden, "cross-origin request refused: this origin is not in http.allowed_origins")
