@@ -223,9 +223,10 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
-// Serve serves on ln until ctx ends, then shuts down gracefully: the listener
-// closes, new tool calls are refused with 503, calls in progress finish (they
-// are bounded by the deadline), then the sessions close and Serve returns.
+// Serve serves on ln until ctx ends, then shuts down gracefully: new tool
+// calls are refused with 503 and Retry-After and /healthz says "draining"
+// while calls in progress finish (they are bounded by the deadline), then the
+// sessions and the listener close and Serve returns.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           h.handler,
@@ -239,13 +240,16 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serving HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	h.log.Info("shutting down: letting calls in progress finish", "at_most", h.deadline+Grace)
+	// Drain: the listener stays open while calls in progress finish, so what
+	// arrives meanwhile gets an answer it can act on — 503 with Retry-After
+	// for a new call, "draining" from /healthz for the balancer — instead of
+	// a refused connection; answers close their connections.
 	idle := h.posts.close()
+	hs.SetKeepAlivesEnabled(false)
+	h.log.Info("shutting down: letting calls in progress finish", "at_most", h.deadline+Grace)
 	// Calls end by their deadline; allow that and a little for writing answers.
 	sctx, cancel := context.WithTimeout(context.Background(), h.deadline+Grace+2*time.Second)
 	defer cancel()
-	shut := make(chan error, 1)
-	go func() { shut <- hs.Shutdown(sctx) }()
 	select {
 	case <-idle:
 	case <-sctx.Done():
@@ -254,7 +258,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	for ss := range h.mcp.Sessions() {
 		ss.Close()
 	}
-	err := <-shut
+	err := hs.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		hs.Close()
 		return errors.New("shutdown: some connections did not close in time and were cut")
