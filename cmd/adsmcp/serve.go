@@ -62,6 +62,7 @@ with narrower queries. Flags override the config file.`,
 			ctx := cmd.Context()
 			stderr := stderrOf(cmd)
 			logger := g.logger(stderr)
+			g.tenantServer = f.listen != "" && g.cfg != nil && (g.cfg.Auth.Enabled() || len(g.cfg.Tenants) > 0)
 			src, err := g.openSource(ctx, stderr)
 			if err != nil {
 				return err

@@ -112,6 +112,9 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 			}
 		}
 	}
+	if _, err := os.Stat(path); err != nil && opt.NoDemoFill {
+		return fmt.Errorf("%w: %s", ErrEmpty, path) // and create no file
+	}
 	db, err := sql.Open("duckdb", path)
 	if err != nil {
 		return fmt.Errorf("open warehouse %s: %w", path, err)
