@@ -89,6 +89,11 @@ func demoDuckDB(cmd *cobra.Command, g *globals, path string, cfg demo.Config, fo
 		if !force {
 			return fmt.Errorf("%s already exists; pass --force to replace it, or --db to write another file", path)
 		}
+		// A server reading the file would go on reading the deleted one and
+		// answer from it until restarted: refuse, as import does.
+		if err := duckdb.InUse(cmd.Context(), path); err != nil {
+			return err
+		}
 		if err := os.Remove(path); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}

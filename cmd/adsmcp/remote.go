@@ -14,7 +14,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/limits"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/observe"
-	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
 // remote is what a remote (HTTP) server adds to the MCP server: who may call
@@ -22,11 +22,14 @@ import (
 type remote struct {
 	opts    mcpserver.HTTPOptions
 	metrics *observe.Metrics
+	// ready is the server's readiness (mcpserver.HTTPServer.Ready), set
+	// once the server is built, before it serves.
+	ready func(context.Context) error
 }
 
 // newRemote builds the HTTP options from the config file: authentication and
 // tenants, per-principal limits, /metrics, /readyz, request ids and access logs.
-func newRemote(ctx context.Context, file *config.File, cfg *mcpserver.Config, src source.Source, log *slog.Logger, stateless bool) (*remote, error) {
+func newRemote(ctx context.Context, file *config.File, cfg *mcpserver.Config, log *slog.Logger, stateless bool) (*remote, error) {
 	h := file.HTTP
 	r := &remote{opts: mcpserver.HTTPOptions{
 		MaxRequestBytes:    h.MaxRequestBytes,
@@ -50,11 +53,18 @@ func newRemote(ctx context.Context, file *config.File, cfg *mcpserver.Config, sr
 		r.opts.Handlers["GET /metrics"] = r.metrics.Handler()
 	}
 	r.opts.Handlers["GET /readyz"] = observe.Readyz(func(ctx context.Context) error {
-		if _, err := src.Accounts(ctx); err != nil {
+		if r.ready == nil {
+			return errors.New("starting")
+		}
+		if err := r.ready(ctx); err != nil {
+			log.Warn("not ready", "error", err)
+			if errors.Is(err, duckdb.ErrCorrupt) {
+				return errors.New("the warehouse file is corrupted") // says what to fix; the path is logged
+			}
 			return errors.New("the source does not answer") // the cause is logged, never shown
 		}
 		return nil
-	}, 2*time.Second)
+	}, 2*time.Second, observe.DefaultReadyTTL)
 	r.opts.Around = func(next http.Handler) http.Handler {
 		return observe.RequestIDs(observe.AccessLog(log, next))
 	}
@@ -108,13 +118,8 @@ func exposedWithoutAuth(addr string, file *config.File) bool {
 	if file.Auth.Enabled() {
 		return false
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return true
 	}
-	if host == "localhost" {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip == nil || !ip.IsLoopback()
+	return !mcpserver.IsLoopbackHost(addr)
 }

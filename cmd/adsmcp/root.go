@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,9 +24,12 @@ type globals struct {
 	db string
 	// dbFrom names who chose db, for errors: "--db", "database:" (the
 	// config file), or "" for the default location.
-	dbFrom     string
-	verbose    bool
-	configPath string
+	dbFrom string
+	// tenantServer: serve --http with auth: or tenants: configured, which
+	// must never answer from demo data it loaded itself.
+	tenantServer bool
+	verbose      bool
+	configPath   string
 	// cfg is the loaded configuration file (empty when none was given).
 	cfg *config.File
 }
@@ -128,11 +132,28 @@ func (g *globals) openWarehouse(ctx context.Context, stderr io.Writer) (*duckdb.
 	if err != nil {
 		return nil, err
 	}
-	return duckdb.Open(ctx, path, duckdb.Options{
-		Demo:     demo.Config{Anchor: time.Now(), Seed: demo.DefaultSeed},
-		Progress: stderr,
-		Logger:   g.logger(stderr),
+	// Only the single-user default — the default location, not a server
+	// with tenants — is filled with demo data when empty: elsewhere the demo
+	// figures would pass for the tenants' own.
+	noFill := g.dbFrom != "" || g.tenantServer
+	src, err := duckdb.Open(ctx, path, duckdb.Options{
+		Demo:       demo.Config{Anchor: time.Now(), Seed: demo.DefaultSeed},
+		Progress:   stderr,
+		Logger:     g.logger(stderr),
+		NoDemoFill: noFill,
 	})
+	if errors.Is(err, duckdb.ErrEmpty) {
+		name := "the warehouse " + path
+		if g.dbFrom != "" {
+			name = g.dbFrom + " " + path
+		}
+		why := ""
+		if g.tenantServer {
+			why = " (a server with auth: or tenants: never answers from the demo dataset it would load)"
+		}
+		return nil, fmt.Errorf("%s holds no data%s; fill it first: `adsmcp import --db %s EXPORT.csv` (your exports) or `adsmcp demo --db %s --force` (demo data, for trials)", name, why, path, path)
+	}
+	return src, err
 }
 
 // clockFor is the clock of --today: noon of that date (so every timezone's

@@ -63,6 +63,7 @@ with narrower queries. Flags override the config file.`,
 			ctx := cmd.Context()
 			stderr := stderrOf(cmd)
 			logger := g.logger(stderr)
+			g.tenantServer = f.listen != "" && g.cfg != nil && (g.cfg.Auth.Enabled() || len(g.cfg.Tenants) > 0)
 			src, err := g.openSource(ctx, stderr)
 			if err != nil {
 				return err
@@ -182,7 +183,7 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 			"configure API keys or OAuth (docs/auth.md), bind 127.0.0.1, or pass --allow-unauthenticated behind a proxy that authenticates", addr)
 	}
 	stateless := f.stateless || g.cfg.HTTP.Stateless
-	rem, err := newRemote(ctx, g.cfg, &cfg, src, cfg.Logger, stateless)
+	rem, err := newRemote(ctx, g.cfg, &cfg, cfg.Logger, stateless)
 	if err != nil {
 		return err
 	}
@@ -193,6 +194,7 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, g *globals, cfg mcpserve
 	if rem.metrics != nil {
 		rem.metrics.SetSessionsFunc(srv.Sessions)
 	}
+	rem.ready = srv.Ready
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)

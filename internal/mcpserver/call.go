@@ -43,6 +43,7 @@ func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.Tool
 				s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
 				res, err = s.internalError(started), nil
 			}
+			s.labelDemo(res)
 			// One record per call: the log line, the client's log and the
 			// metrics all read it.
 			rec := record(name, client, p, started, res, err)

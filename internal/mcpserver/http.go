@@ -104,6 +104,8 @@ type HTTPServer struct {
 	maxSessions int
 	stateless   bool
 
+	accounts *accountCache // the list every call uses, for Ready
+
 	readTimeout, writeTimeout, idleTimeout time.Duration
 	conns                                  *connGuard
 
@@ -176,7 +178,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 			return nil, fmt.Errorf("allowed origin %q: %w", o, err)
 		}
 	}
-	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version,
+	h := &HTTPServer{mcp: srv, log: s.log, deadline: s.cfg.Deadline, version: cfg.Version, accounts: s.accounts,
 		readTimeout:  cmp.Or(opts.ReadTimeout, DefaultReadTimeout),
 		writeTimeout: cmp.Or(opts.WriteTimeout, DefaultWriteTimeout),
 		idleTimeout:  cmp.Or(opts.IdleTimeout, DefaultIdleTimeout),
@@ -211,9 +213,9 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	for pattern, handler := range opts.Handlers {
 		mux.Handle(pattern, handler)
 	}
-	h.handler = mux
+	h.handler = hostGuard(mux)
 	if opts.Around != nil {
-		h.handler = opts.Around(mux)
+		h.handler = opts.Around(h.handler)
 	}
 	return h, nil
 }
@@ -278,9 +280,10 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
-// Serve serves on ln until ctx ends, then shuts down gracefully: the listener
-// closes, new tool calls are refused with 503, calls in progress finish (they
-// are bounded by the deadline), then the sessions close and Serve returns.
+// Serve serves on ln until ctx ends, then shuts down gracefully: new tool
+// calls are refused with 503 and Retry-After and /healthz says "draining"
+// while calls in progress finish (they are bounded by the deadline), then the
+// sessions and the listener close and Serve returns.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	hs, ln := h.httpServer(), h.listen(ln)
 	served := make(chan error, 1)
@@ -290,13 +293,16 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serving HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	h.log.Info("shutting down: letting calls in progress finish", "at_most", h.deadline+Grace)
+	// Drain: the listener stays open while calls in progress finish, so what
+	// arrives meanwhile gets an answer it can act on — 503 with Retry-After
+	// for a new call, "draining" from /healthz for the balancer — instead of
+	// a refused connection; answers close their connections.
 	idle := h.posts.close()
+	hs.SetKeepAlivesEnabled(false)
+	h.log.Info("shutting down: letting calls in progress finish", "at_most", h.deadline+Grace)
 	// Calls end by their deadline; allow that and a little for writing answers.
 	sctx, cancel := context.WithTimeout(context.Background(), h.deadline+Grace+2*time.Second)
 	defer cancel()
-	shut := make(chan error, 1)
-	go func() { shut <- hs.Shutdown(sctx) }()
 	select {
 	case <-idle:
 	case <-sctx.Done():
@@ -305,7 +311,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	for ss := range h.mcp.Sessions() {
 		ss.Close()
 	}
-	err := <-shut
+	err := hs.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		hs.Close()
 		return errors.New("shutdown: some connections did not close in time and were cut")

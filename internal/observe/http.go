@@ -4,9 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -175,51 +172,6 @@ func (r *recorder) Flush() {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-// Readyz answers readiness probes: 200 {"status":"ready"} when check
-// returns nil within timeout, else 503 {"status":"not ready","reason":…}.
-// The reason is the first line of check's error, at most 120 bytes, or
-// "check timed out after …": check must return errors that hold no secrets
-// (no DSNs, tokens or keys). check runs with a context that ends at the
-// timeout, and the answer comes at the timeout even if check ignores it. A
-// nil check is always ready.
-func Readyz(check func(context.Context) error, timeout time.Duration) http.Handler {
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var err error
-		if check != nil {
-			ctx, cancel := context.WithTimeout(r.Context(), timeout)
-			defer cancel()
-			done := make(chan error, 1) // buffered: a late check never blocks
-			go func() {
-				defer func() {
-					if p := recover(); p != nil {
-						done <- errors.New("check panicked")
-					}
-				}()
-				done <- check(ctx)
-			}()
-			select {
-			case err = <-done:
-				if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-					err = fmt.Errorf("check timed out after %v", timeout)
-				}
-			case <-ctx.Done():
-				err = fmt.Errorf("check timed out after %v", timeout)
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		if err != nil {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			json.NewEncoder(w).Encode(map[string]string{"status": "not ready", "reason": shortReason(err)})
-			return
-		}
-		json.NewEncoder(w).Encode(map[string]string{"status": "ready"})
-	})
-}
 
 // shortReason is the first line of err's message, at most 120 bytes.
 func shortReason(err error) string {

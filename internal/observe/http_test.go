@@ -228,22 +228,22 @@ func TestReadyz(t *testing.T) {
 		return rec.Code, body
 	}
 
-	code, body := get(Readyz(func(context.Context) error { return nil }, time.Second))
+	code, body := get(Readyz(func(context.Context) error { return nil }, time.Second, -1))
 	if code != 200 || body["status"] != "ready" || len(body) != 1 {
 		t.Errorf("ready: %d %v", code, body)
 	}
-	code, body = get(Readyz(nil, 0))
+	code, body = get(Readyz(nil, 0, -1))
 	if code != 200 || body["status"] != "ready" {
 		t.Errorf("nil check: %d %v", code, body)
 	}
 
 	code, body = get(Readyz(func(context.Context) error {
 		return errors.New("catalog not loaded\nsecond line with details " + strings.Repeat("x", 300))
-	}, time.Second))
+	}, time.Second, -1))
 	if code != 503 || body["status"] != "not ready" || body["reason"] != "catalog not loaded" {
 		t.Errorf("not ready: %d %v", code, body)
 	}
-	_, body = get(Readyz(func(context.Context) error { return errors.New(strings.Repeat("y", 500)) }, time.Second))
+	_, body = get(Readyz(func(context.Context) error { return errors.New(strings.Repeat("y", 500)) }, time.Second, -1))
 	if len(body["reason"]) > 125 {
 		t.Errorf("reason not shortened: %d bytes", len(body["reason"]))
 	}
@@ -254,7 +254,7 @@ func TestReadyz(t *testing.T) {
 		"ignores": func(context.Context) error { time.Sleep(2 * time.Second); return nil },
 	} {
 		start := time.Now()
-		code, body = get(Readyz(check, 50*time.Millisecond))
+		code, body = get(Readyz(check, 50*time.Millisecond, -1))
 		if took := time.Since(start); took > time.Second {
 			t.Errorf("%s: answered after %v, want about the 50ms timeout", name, took)
 		}
@@ -263,7 +263,7 @@ func TestReadyz(t *testing.T) {
 		}
 	}
 
-	code, body = get(Readyz(func(context.Context) error { panic("boom") }, time.Second))
+	code, body = get(Readyz(func(context.Context) error { panic("boom") }, time.Second, -1))
 	if code != 503 || body["reason"] != "check panicked" {
 		t.Errorf("panicking check: %d %v", code, body)
 	}

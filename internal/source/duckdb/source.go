@@ -6,11 +6,13 @@ package duckdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/adrg/xdg"
@@ -38,11 +40,20 @@ type Options struct {
 	Progress io.Writer
 	// Logger for diagnostics (nil: slog.Default()).
 	Logger *slog.Logger
+	// NoDemoFill refuses a warehouse that holds no data (ErrEmpty) instead of
+	// filling it with the demo dataset: only the single-user default may be
+	// filled, never a file someone configured for a server with tenants.
+	NoDemoFill bool
 }
+
+// ErrEmpty: the warehouse holds no data and Options.NoDemoFill forbids the demo dataset.
+var ErrEmpty = errors.New("the warehouse holds no data")
 
 var (
 	_ source.Source         = (*Source)(nil)
 	_ source.CoverageSource = (*Source)(nil)
+	_ source.Checker        = (*Source)(nil)
+	_ source.DemoLabelled   = (*Source)(nil)
 )
 
 // Source is the embedded DuckDB warehouse.
@@ -50,6 +61,11 @@ type Source struct {
 	db     *sql.DB
 	path   string
 	logger *slog.Logger
+	// demo: the data is the demo dataset, labelled demoLabel.
+	demo      bool
+	demoLabel string
+	// corrupt is the first corruption a read found (noteCorruption).
+	corrupt atomic.Pointer[error]
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
@@ -76,7 +92,12 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return &Source{db: db, path: path, logger: opt.Logger}, nil
+	isDemo, label, err := readDemo(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	return &Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}, nil
 }
 
 // ensureLoaded fills an empty warehouse with demo data.
@@ -91,6 +112,9 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 			}
 		}
 	}
+	if _, err := os.Stat(path); err != nil && opt.NoDemoFill {
+		return fmt.Errorf("%w: %s", ErrEmpty, path) // and create no file
+	}
 	db, err := sql.Open("duckdb", path)
 	if err != nil {
 		return fmt.Errorf("open warehouse %s: %w", path, err)
@@ -102,6 +126,9 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 	}
 	if complete {
 		return nil
+	}
+	if opt.NoDemoFill {
+		return fmt.Errorf("%w: %s", ErrEmpty, path)
 	}
 	cfg := opt.Demo
 	if cfg.Anchor.IsZero() {
@@ -143,6 +170,7 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status
 		FROM accounts ORDER BY platform, account_name, account_id`)
 	if err != nil {
+		s.noteCorruption(err)
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
 	defer rows.Close()
@@ -165,6 +193,7 @@ func (s *Source) Coverage(ctx context.Context, accountIDs []string) (map[string]
 	sql, args := sqlgen.CoverageSQL(sqlgen.DuckDB{}, accountIDs)
 	rows, err := s.db.QueryContext(ctx, sql, args...)
 	if err != nil {
+		s.noteCorruption(err)
 		return nil, fmt.Errorf("duckdb coverage: %w", err)
 	}
 	defer rows.Close()
@@ -180,11 +209,13 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 	source.CountCall(ctx)
 	rows, err := s.db.QueryContext(ctx, p.sql, p.args...)
 	if err != nil {
+		s.noteCorruption(err)
 		return nil, fmt.Errorf("duckdb query: %w", err)
 	}
 	defer rows.Close()
 	t, err := sqlgen.ReadTable(ctx, rows, p.p, q.Grain)
 	if err != nil {
+		s.noteCorruption(err)
 		return nil, fmt.Errorf("duckdb query: %w", err)
 	}
 	return t, nil

@@ -1,0 +1,41 @@
+package mcpserver
+
+import (
+	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// plainSource hides whether its source holds demo data.
+type plainSource struct{ source.Source }
+
+// TestEveryDemoAnswerSaysSo: from the demo warehouse, every answer — data,
+// the account list, a refusal — carries the demo label in its _meta; from a
+// source with real data, none does.
+func TestEveryDemoAnswerSaysSo(t *testing.T) {
+	calls := []struct {
+		tool string
+		args string
+	}{
+		{"query", small},
+		{"list_accounts", `{}`},
+		{"list_fields", `{}`},
+		{"query", `{"metrics":["no_such_metric"],"date_preset":"last_7d"}`},
+	}
+	cfg := testConfig(t)
+	cs := connect(t, cfg, "claude-code")
+	for _, c := range calls {
+		res := call(t, cs, c.tool, c.args)
+		if got := res.Meta[DemoMetaKey]; got != demo.Label {
+			t.Errorf("%s %s from the demo dataset: _meta[%q] = %v, want %q", c.tool, c.args, DemoMetaKey, got, demo.Label)
+		}
+	}
+	cfg.Source = plainSource{cfg.Source}
+	cs = connect(t, cfg, "claude-code")
+	for _, c := range calls {
+		if res := call(t, cs, c.tool, c.args); res.Meta[DemoMetaKey] != nil {
+			t.Errorf("%s from a real source says demo data: %v", c.tool, res.Meta)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package mcpserver
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// IsLoopbackHost reports whether host — a Host header or an address, with or
+// without a port — names this machine's loopback: "localhost" or a loopback
+// IP. It is the rule of the go-sdk's DNS-rebinding check on /mcp, kept here so
+// every route (and the refusal to serve a public address without auth) uses
+// the same one.
+func IsLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	} else {
+		host = strings.Trim(host, "[]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// hostGuard refuses, with 403, a request that reached a loopback listener
+// with a Host header naming another machine: a page on evil.example whose name
+// was rebound to 127.0.0.1 sends Host: evil.example, so it cannot read
+// /metrics, /readyz or anything else a browser on this machine could reach.
+// It guards every route; the SDK checks /mcp the same way once more.
+func hostGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil &&
+			IsLoopbackHost(local.String()) && !IsLoopbackHost(r.Host) {
+			httpError(w, http.StatusForbidden, fmt.Sprintf("Host header %q refused: this server listens on the loopback and answers only Host localhost or a loopback address (DNS-rebinding protection); a proxy in front must pass such a Host", r.Host))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

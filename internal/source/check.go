@@ -1,0 +1,21 @@
+package source
+
+import "context"
+
+// Checker is a source that can say whether it is fit to answer, for readiness
+// probes: more than "the accounts list" — a warehouse whose file a query found
+// corrupted lists its accounts still, and answers every query over the broken
+// blocks with an error. Check must be cheap (probes call it every few
+// seconds) and its error must hold no secrets.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
+// DemoLabelled is a source that knows whether it holds the synthetic demo
+// dataset, so every answer from it can say so (the demo data's spend is
+// fabricated and must never pass for a tenant's real figures).
+type DemoLabelled interface {
+	// DemoData reports whether the data is the demo dataset; Label is
+	// its label (demo.Label).
+	DemoData() (demo bool, label string)
+}
