@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // queryFlags mirror the query tool's arguments one flag each.
@@ -70,7 +71,7 @@ Every flag also takes the query tool's argument name, with - or _: --metrics,
 			if f.raw {
 				return printRaw(cmd, src, raw, now)
 			}
-			engine := &answer.Engine{Source: src, Now: now, BudgetOverrides: budget.Overrides{Tokens: g.cfg.Budgets, Sizes: g.cfg.ClientLimits},
+			engine := &answer.Engine{Source: src, Now: now, Demo: source.DemoLabel(src), BudgetOverrides: budget.Overrides{Tokens: g.cfg.Budgets, Sizes: g.cfg.ClientLimits},
 				Rows: rowbudget.New(g.cfg.Limits.MaxRowsPerCall, g.cfg.Limits.MaxRowsInFlight), MaxAccounts: g.cfg.MaxAccounts}
 			res, err := engine.Query(cmd.Context(), answer.Request{Args: raw, Client: f.client, Budget: f.budget})
 			if err != nil {

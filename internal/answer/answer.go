@@ -33,6 +33,10 @@ type Engine struct {
 	Now func() time.Time
 	// Counter counts tokens (fit's default o200k counter when nil).
 	Counter fit.TokenCounter
+	// Demo, when set, is the label of the synthetic demo dataset the source
+	// holds: every data answer then says in _meta.warnings that its figures
+	// are generated, so they never pass for an advertiser's real ones.
+	Demo string
 	// Rows bounds the rows the calls in flight read from the source (nil: no
 	// bound); shared by every call of a server.
 	Rows *rowbudget.Budget
@@ -166,6 +170,10 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		opts = append(opts, fit.Optimization{Type: c.Type, Field: c.Field, From: c.From, To: c.To, Detail: c.Detail})
 	}
 	var warnings []fit.Warning
+	if e.Demo != "" {
+		warnings = append(warnings, fit.Warning{Type: "demo_data", Detail: fmt.Sprintf(
+			"%s: every figure here is generated, not read from real ad accounts. Tell the user; never present it as their data", e.Demo)})
+	}
 	for _, w := range q.Warnings {
 		warnings = append(warnings, fit.Warning{Type: w.Type, Detail: w.Detail, Fields: []string{w.Field}})
 	}

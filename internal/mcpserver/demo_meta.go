@@ -17,14 +17,7 @@ func (s *server) labelDemo(res *mcp.CallToolResult) {
 	if res == nil {
 		return
 	}
-	d, ok := s.cfg.Source.(source.DemoLabelled)
-	if !ok {
-		return
-	}
-	if demo, label := d.DemoData(); demo {
-		if label == "" {
-			label = "demo data (synthetic)"
-		}
+	if label := source.DemoLabel(s.cfg.Source); label != "" {
 		if res.Meta == nil {
 			res.Meta = mcp.Meta{}
 		}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/adsmcp/adsmcp/internal/demo"
@@ -30,12 +31,23 @@ func TestEveryDemoAnswerSaysSo(t *testing.T) {
 		if got := res.Meta[DemoMetaKey]; got != demo.Label {
 			t.Errorf("%s %s from the demo dataset: _meta[%q] = %v, want %q", c.tool, c.args, DemoMetaKey, got, demo.Label)
 		}
+		// A data answer says it in the _meta the model reads, too: clients
+		// need not show the result's own _meta to the model.
+		if c.tool == "query" && !res.IsError {
+			if w := entryOf(metaOf(t, texts(t, res)[0]), "warnings", "demo_data"); w == nil || !strings.Contains(w["detail"].(string), demo.Label) {
+				t.Errorf("query from the demo dataset: no demo_data warning in the text _meta: %v", w)
+			}
+		}
 	}
 	cfg.Source = plainSource{cfg.Source}
 	cs = connect(t, cfg, "claude-code")
 	for _, c := range calls {
-		if res := call(t, cs, c.tool, c.args); res.Meta[DemoMetaKey] != nil {
+		res := call(t, cs, c.tool, c.args)
+		if res.Meta[DemoMetaKey] != nil {
 			t.Errorf("%s from a real source says demo data: %v", c.tool, res.Meta)
+		}
+		if c.tool == "query" && !res.IsError && entryOf(metaOf(t, texts(t, res)[0]), "warnings", "demo_data") != nil {
+			t.Errorf("query from a real source warns demo_data")
 		}
 	}
 }

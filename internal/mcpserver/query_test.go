@@ -11,6 +11,7 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // Six accounts (four Meta, two Google, all USD) of the test warehouse.
@@ -102,7 +103,7 @@ func TestQueryFitsAndMatchesTheEngine(t *testing.T) {
 		t.Errorf("%d CSV rows, returned_rows %v", len(recs)-1, m["returned_rows"])
 	}
 
-	e := &answer.Engine{Source: cfg.Source, Now: cfg.Now}
+	e := &answer.Engine{Source: cfg.Source, Now: cfg.Now, Demo: source.DemoLabel(cfg.Source)}
 	direct, err := e.Query(context.Background(), answer.Request{Args: []byte(args), Client: "claude-ai"})
 	if err != nil {
 		t.Fatal(err)

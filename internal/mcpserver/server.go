@@ -164,6 +164,7 @@ func newServer(cfg Config) *server {
 			Counter:         counter,
 			BudgetOverrides: cfg.BudgetOverrides,
 			Rows:            cfg.Rows,
+			Demo:            source.DemoLabel(cfg.Source),
 		},
 		accounts: accounts,
 		counter:  counter,

@@ -11,6 +11,22 @@ type Checker interface {
 	Check(ctx context.Context) error
 }
 
+// DemoLabel is src's demo label when it holds the demo dataset, else "".
+func DemoLabel(src any) string {
+	d, ok := src.(DemoLabelled)
+	if !ok {
+		return ""
+	}
+	demo, label := d.DemoData()
+	if !demo {
+		return ""
+	}
+	if label == "" {
+		label = "demo data (synthetic)"
+	}
+	return label
+}
+
 // DemoLabelled is a source that knows whether it holds the synthetic demo
 // dataset, so every answer from it can say so (the demo data's spend is
 // fabricated and must never pass for a tenant's real figures).
