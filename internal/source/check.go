@@ -27,6 +27,20 @@ func DemoLabel(src any) string {
 	return label
 }
 
+// ReadDemoLabel is the label of the demo dataset a warehouse holds, read
+// from its dataset table (kind "demo"), or "" when it holds other data or the
+// table cannot be read.
+func ReadDemoLabel(ctx context.Context, dataset func(context.Context) (map[string]string, error)) string {
+	d, err := dataset(ctx)
+	if err != nil || d["kind"] != "demo" {
+		return ""
+	}
+	if d["label"] == "" {
+		return "demo data (synthetic)"
+	}
+	return d["label"]
+}
+
 // DemoLabelled is a source that knows whether it holds the synthetic demo
 // dataset, so every answer from it can say so (the demo data's spend is
 // fabricated and must never pass for a tenant's real figures).

@@ -49,6 +49,8 @@ type Source struct {
 	db      *sql.DB
 	timeout time.Duration
 	logger  *slog.Logger
+	// demo is the demo dataset's label when the warehouse holds it.
+	demo string
 }
 
 var (
@@ -74,8 +76,15 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("clickhouse: connect to %s: %w", Redact(opt.DSN), err)
 	}
+	s.demo = source.ReadDemoLabel(ctx, s.Dataset)
 	return s, nil
 }
+
+var _ source.DemoLabelled = (*Source)(nil)
+
+// DemoData reports whether the warehouse holds the demo dataset
+// (source.DemoLabelled), as read when it was opened.
+func (s *Source) DemoData() (bool, string) { return s.demo != "", s.demo }
 
 // Close closes the connections.
 func (s *Source) Close() error { return s.db.Close() }

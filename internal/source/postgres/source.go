@@ -46,6 +46,8 @@ type Source struct {
 	pool    *pgxpool.Pool
 	timeout time.Duration
 	logger  *slog.Logger
+	// demo is the demo dataset's label when the warehouse holds it.
+	demo string
 }
 
 var (
@@ -73,8 +75,16 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	return &Source{pool: pool, timeout: opt.StatementTimeout, logger: opt.Logger}, nil
+	s := &Source{pool: pool, timeout: opt.StatementTimeout, logger: opt.Logger}
+	s.demo = source.ReadDemoLabel(ctx, s.Dataset)
+	return s, nil
 }
+
+var _ source.DemoLabelled = (*Source)(nil)
+
+// DemoData reports whether the warehouse holds the demo dataset
+// (source.DemoLabelled), as read when it was opened.
+func (s *Source) DemoData() (bool, string) { return s.demo != "", s.demo }
 
 // Close closes the pool.
 func (s *Source) Close() error { s.pool.Close(); return nil }
