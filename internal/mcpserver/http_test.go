@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -136,65 +135,6 @@ func (g *gateSource) Query(ctx context.Context, q *query.Query) (*fit.Table, err
 	close(g.started)
 	<-g.open
 	return g.blockingSource.Source.Query(ctx, q)
-}
-
-// TestHTTPGracefulShutdown: on shutdown, a call in progress finishes with its
-// answer, new calls are refused with 503, and Serve returns without error.
-func TestHTTPGracefulShutdown(t *testing.T) {
-	gate := &gateSource{blockingSource: newBlockingSource(t, false, false), started: make(chan struct{}), open: make(chan struct{})}
-	cfg := testConfig(t)
-	cfg.Source = gate
-	h, err := NewHTTPServer(cfg, HTTPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, ln) }()
-	url := "http://" + ln.Addr().String() + MCPPath
-
-	cs := connectHTTP(t, url, "claude-code")
-	answered := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "query", Arguments: json.RawMessage(small)})
-		if err != nil {
-			t.Errorf("the call in progress failed: %v", err)
-		}
-		answered <- res
-	}()
-	<-gate.started
-	stop() // SIGTERM
-	// New calls are refused while the running one finishes.
-	deadline := time.Now().Add(2 * time.Second)
-	for !h.posts.draining() && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	rec := httptest.NewRecorder()
-	h.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, MCPPath, strings.NewReader(initialize)))
-	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
-		t.Errorf("a new call while shutting down: %d %q, want 503 with Retry-After", rec.Code, rec.Body)
-	}
-	close(gate.open)
-	select {
-	case res := <-answered:
-		if res == nil || res.IsError || len(res.Content) != 2 {
-			t.Errorf("the call in progress did not get its answer: %+v", res)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the call in progress never finished")
-	}
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after the last call finished")
-	}
 }
 
 // TestHTTPClientCancelStopsTheWork: a client that gives up on a call over HTTP
