@@ -67,7 +67,8 @@ type ExceededError struct {
 	// Scope is "call" (the call alone reads more than PerCall rows) or
 	// "server" (the rows of the calls in flight reached InFlight).
 	Scope string
-	// Limit is the bound, Read the rows the call had read when it stopped.
+	// Limit is the bound, Read the rows the call had read when it stopped
+	// (the next row did not fit).
 	Limit, Read int64
 }
 
@@ -75,30 +76,37 @@ func (e *ExceededError) Error() string {
 	if e.Scope == "call" {
 		return fmt.Sprintf("the result has more than %d rows, the most this server reads for one call", e.Limit)
 	}
-	return fmt.Sprintf("the server is holding its limit of %d rows for the calls in flight (this call had read %d)", e.Limit, e.Read)
+	return fmt.Sprintf("the server is holding its limit of %d rows for the calls in flight (this call stopped after %d)", e.Limit, e.Read)
 }
 
-// Take reserves n more rows for the call, or says why not (the rows are then
-// not reserved; what the call holds stays held until Release).
-func (l *Lease) Take(n int64) error {
+// Take reserves up to n more rows for the call and returns how many it got:
+// n, or fewer when a bound is nearer (so chunked reservations stop exactly at
+// the bound, not a chunk before it). It fails only when not one more row fits,
+// saying which bound; what the call holds stays held until Release.
+func (l *Lease) Take(n int64) (int64, error) {
 	if l == nil {
-		return nil
+		return n, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.b
-	if l.held+n > b.PerCall {
-		return &ExceededError{Scope: "call", Limit: b.PerCall, Read: l.held + n}
+	n = min(n, b.PerCall-l.held)
+	if n <= 0 {
+		return 0, &ExceededError{Scope: "call", Limit: b.PerCall, Read: l.held}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if l.held+n > b.Floor && b.inUse+n > b.InFlight {
-		return &ExceededError{Scope: "server", Limit: b.InFlight, Read: l.held + n}
+		// What the server has left, or what the floor still allows the call.
+		n = min(n, max(b.InFlight-b.inUse, b.Floor-l.held))
+		if n <= 0 {
+			return 0, &ExceededError{Scope: "server", Limit: b.InFlight, Read: l.held}
+		}
 	}
 	b.inUse += n
 	b.peak = max(b.peak, b.inUse)
 	l.held += n
-	return nil
+	return n, nil
 }
 
 // Release returns the call's rows to the budget; the call must no longer hold

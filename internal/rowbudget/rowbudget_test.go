@@ -9,14 +9,17 @@ import (
 func TestPerCallBound(t *testing.T) {
 	b := New(1000, 5000)
 	l := b.Lease()
-	if err := l.Take(600); err != nil {
-		t.Fatal(err)
+	if n, err := l.Take(600); err != nil || n != 600 {
+		t.Fatal(n, err)
+	}
+	if n, err := l.Take(500); err != nil || n != 400 {
+		t.Fatalf("a take crossing the bound: %d %v, want the 400 left", n, err)
 	}
 	var e *ExceededError
-	if err := l.Take(500); !errors.As(err, &e) || e.Scope != "call" || e.Limit != 1000 {
+	if _, err := l.Take(1); !errors.As(err, &e) || e.Scope != "call" || e.Limit != 1000 || e.Read != 1000 {
 		t.Fatalf("over the call's bound: %v", err)
 	}
-	if l.Held() != 600 || b.InUse() != 600 {
+	if l.Held() != 1000 || b.InUse() != 1000 {
 		t.Errorf("a refused take was reserved: held %d, in use %d", l.Held(), b.InUse())
 	}
 	l.Release()
@@ -32,19 +35,26 @@ func TestServerBoundKeepsRoomForSmallCalls(t *testing.T) {
 	b := New(1000, 2000)
 	b.Floor = 100
 	big1, big2, big3 := b.Lease(), b.Lease(), b.Lease()
-	if big1.Take(1000) != nil || big2.Take(1000) != nil {
+	if _, err := big1.Take(1000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big2.Take(1000); err != nil {
 		t.Fatal("two calls within the server's bound were refused")
 	}
+	if n, err := big3.Take(500); err != nil || n != 100 {
+		t.Fatalf("a third big call: %d %v, want its floor of 100", n, err)
+	}
 	var e *ExceededError
-	if err := big3.Take(500); !errors.As(err, &e) || e.Scope != "server" {
-		t.Fatalf("a third big call: %v, want the server's bound", err)
+	if _, err := big3.Take(1); !errors.As(err, &e) || e.Scope != "server" || e.Read != 100 {
+		t.Fatalf("past its floor: %v, want the server's bound", err)
 	}
 	small := b.Lease()
-	if err := small.Take(80); err != nil {
-		t.Errorf("a small call was refused: %v", err)
+	if n, err := small.Take(80); err != nil || n != 80 {
+		t.Errorf("a small call was refused: %d %v", n, err)
 	}
-	if p := b.Peak(); p > b.InFlight+b.Floor {
-		t.Errorf("peak %d over in-flight %d + floor %d", p, b.InFlight, b.Floor)
+	// Past InFlight, each call holds at most its floor.
+	if p := b.Peak(); p > b.InFlight+2*b.Floor {
+		t.Errorf("peak %d over in-flight %d + a floor of %d for each of the two calls past it", p, b.InFlight, b.Floor)
 	}
 }
 
@@ -59,7 +69,10 @@ func TestConcurrentPeakIsBounded(t *testing.T) {
 			defer wg.Done()
 			l := b.Lease()
 			defer l.Release()
-			for l.Take(512) == nil {
+			for {
+				if _, err := l.Take(512); err != nil {
+					break
+				}
 			}
 		}()
 	}
@@ -75,8 +88,30 @@ func TestConcurrentPeakIsBounded(t *testing.T) {
 func TestNilBudgetNeverRefuses(t *testing.T) {
 	var b *Budget
 	l := b.Lease()
-	if err := l.Take(1 << 40); err != nil {
-		t.Fatal(err)
+	if n, err := l.Take(1 << 40); err != nil || n != 1<<40 {
+		t.Fatal(n, err)
 	}
 	l.Release()
+}
+
+// Rows are reserved in chunks, but a call is refused only for a row past its
+// bound: a chunk that would cross the bound is granted up to it.
+func TestChunksStopAtTheBoundNotBefore(t *testing.T) {
+	b := New(1500, 10_000)
+	l := b.Lease()
+	got := int64(0)
+	for {
+		n, err := l.Take(1024)
+		if err != nil {
+			var e *ExceededError
+			if !errors.As(err, &e) || e.Scope != "call" || e.Read != 1500 {
+				t.Fatalf("refusal %v, want the call's bound after 1500 rows", err)
+			}
+			break
+		}
+		got += n
+	}
+	if got != 1500 {
+		t.Errorf("granted %d rows, want exactly the bound 1500", got)
+	}
 }

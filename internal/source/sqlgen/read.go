@@ -76,10 +76,11 @@ func ReadTable(ctx context.Context, rows Rows, p *Plan, grain fit.Grain) (*fit.T
 			}
 		}
 		if kept++; kept > reserved {
-			if err := lease.Take(chunk); err != nil {
+			n, err := lease.Take(chunk)
+			if err != nil {
 				return nil, err
 			}
-			reserved += chunk
+			reserved += n
 		}
 		for i, c := range p.Columns {
 			if c.Role != fit.RoleMetric {
