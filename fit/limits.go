@@ -51,19 +51,32 @@ func (p *pipeline) measure(blocks []string) Extent {
 	return MeasureText(blocks)
 }
 
-// cost is a size in token units of the budget: the largest of the tokens and
-// of the bytes and lines scaled to the budget (bytes × Budget / MaxBytes), so
-// that cost ≤ Budget exactly when every limit holds. Costs of parts add up to
-// at least the cost of the whole, which keeps sums of row costs conservative.
-func (p *pipeline) cost(tokens int, e Extent) int {
+// Limits are a client's limits on one response: Tokens, and Bytes and Lines
+// when it cuts by size (0: no such limit).
+type Limits struct {
+	Tokens, Bytes, Lines int
+}
+
+// Cost is a size in token units of l: the largest of the tokens and of the
+// bytes and lines scaled to Tokens (bytes × Tokens / Bytes), so that
+// Cost ≤ Tokens exactly when every limit holds. A loop that shrinks a response
+// toward Tokens thereby shrinks it toward whichever limit binds. Costs of
+// parts add up to at least the cost of the whole, which keeps sums of row
+// costs conservative.
+func (l Limits) Cost(tokens int, e Extent) int {
 	c := tokens
-	if p.opt.MaxBytes > 0 {
-		c = max(c, scaleUp(e.Bytes, p.opt.Budget, p.opt.MaxBytes))
+	if l.Bytes > 0 {
+		c = max(c, scaleUp(e.Bytes, l.Tokens, l.Bytes))
 	}
-	if p.opt.MaxLines > 0 {
-		c = max(c, scaleUp(e.Lines, p.opt.Budget, p.opt.MaxLines))
+	if l.Lines > 0 {
+		c = max(c, scaleUp(e.Lines, l.Tokens, l.Lines))
 	}
 	return c
+}
+
+// cost is a size in token units of the pipeline's limits (Limits.Cost).
+func (p *pipeline) cost(tokens int, e Extent) int {
+	return Limits{Tokens: p.opt.Budget, Bytes: p.opt.MaxBytes, Lines: p.opt.MaxLines}.Cost(tokens, e)
 }
 
 // scaleUp is ⌈n × num / den⌉ without overflow for the sizes here.

@@ -25,16 +25,14 @@ func LimitsOf(b budget.Budget) Limits {
 	return Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines, ErrorChars: b.ErrorChars, JSONContent: b.JSONContent}
 }
 
-// Cost is the size of blocks of tokens tokens in token units of the limit:
-// the largest of the tokens and of the bytes, lines and (for an error) the
-// characters scaled to Tokens, so shrinking loops that aim at Tokens aim at
-// whichever limit binds. Characters are UTF-16 units, as JavaScript clients
-// count a string's length.
+// Cost is the size of blocks of tokens tokens in token units of the limit
+// (fit.Limits.Cost), counting for an error also its characters as a limit
+// like bytes. Characters are UTF-16 units, as JavaScript clients count a
+// string's length.
 func (l Limits) Cost(tokens int, blocks []string, isError bool) int {
 	c := tokens
 	if l.Bytes > 0 || l.Lines > 0 {
-		e := l.Measure(blocks)
-		c = max(c, scaled(e.Bytes, l.Tokens, l.Bytes), scaled(e.Lines, l.Tokens, l.Lines))
+		c = fit.Limits{Tokens: l.Tokens, Bytes: l.Bytes, Lines: l.Lines}.Cost(tokens, l.Measure(blocks))
 	}
 	if isError && l.ErrorChars > 0 {
 		n := len(blocks) - 1 // separators
@@ -43,17 +41,9 @@ func (l Limits) Cost(tokens int, blocks []string, isError bool) int {
 				n += utf16.RuneLen(r)
 			}
 		}
-		c = max(c, scaled(n, l.Tokens, l.ErrorChars))
+		c = max(c, fit.Limits{Tokens: l.Tokens, Bytes: l.ErrorChars}.Cost(0, fit.Extent{Bytes: n}))
 	}
 	return c
-}
-
-// scaled is ⌈n × tokens / limit⌉, or 0 when there is no such limit.
-func scaled(n, tokens, limit int) int {
-	if limit <= 0 {
-		return 0
-	}
-	return int((int64(n)*int64(tokens) + int64(limit) - 1) / int64(limit))
 }
 
 // Measure is the extent of blocks as the client counts it: the lines of their
