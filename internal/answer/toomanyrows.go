@@ -18,7 +18,7 @@ func (e *Engine) tooManyRows(started time.Time, lim Limits, q *query.Query, ex *
 	extra := map[string]any{"scope": ex.Scope, "max_rows": ex.Limit}
 	var detail string
 	if ex.Scope == "call" {
-		detail = fmt.Sprintf("The result has more than %d rows, the most this server reads for one call, so reading stopped and no data is returned (nothing was summarized or cut). ", ex.Limit)
+		detail = fmt.Sprintf("This call needs more than %d rows from the source (its answer, with any re-query at a coarser grain), the most this server reads for one call, so reading stopped and no data is returned (nothing was summarized or cut). ", ex.Limit)
 	} else {
 		detail = fmt.Sprintf("The server is holding its limit of %d rows for the calls in flight, so this call stopped after %d rows and no data is returned. Retry in a few seconds, or ", ex.Limit, ex.Read)
 		extra["retry_after_seconds"] = 5

@@ -74,7 +74,7 @@ type ExceededError struct {
 
 func (e *ExceededError) Error() string {
 	if e.Scope == "call" {
-		return fmt.Sprintf("the result has more than %d rows, the most this server reads for one call", e.Limit)
+		return fmt.Sprintf("the call needs more than %d rows from the source (its answer, with any re-query at a coarser grain), the most this server reads for one call", e.Limit)
 	}
 	return fmt.Sprintf("the server is holding its limit of %d rows for the calls in flight (this call stopped after %d)", e.Limit, e.Read)
 }
