@@ -14,7 +14,8 @@ import (
 // client's bytes and lines, and for errors the characters it keeps (0: no
 // such limit). An answer fits when Cost ≤ Tokens.
 type Limits struct {
-	Tokens, Bytes, Lines, ErrorChars int
+	fit.Limits
+	ErrorChars int
 	// JSONContent: bytes are those of the JSON of the result's content array,
 	// which is what some clients (Codex) give the model.
 	JSONContent bool
@@ -22,7 +23,7 @@ type Limits struct {
 
 // LimitsOf are a resolved budget's limits.
 func LimitsOf(b budget.Budget) Limits {
-	return Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines, ErrorChars: b.ErrorChars, JSONContent: b.JSONContent}
+	return Limits{Limits: fit.Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines}, ErrorChars: b.ErrorChars, JSONContent: b.JSONContent}
 }
 
 // Cost is the size of blocks of tokens tokens in token units of the limit
@@ -32,7 +33,7 @@ func LimitsOf(b budget.Budget) Limits {
 func (l Limits) Cost(tokens int, blocks []string, isError bool) int {
 	c := tokens
 	if l.Bytes > 0 || l.Lines > 0 {
-		c = fit.Limits{Tokens: l.Tokens, Bytes: l.Bytes, Lines: l.Lines}.Cost(tokens, l.Measure(blocks))
+		c = l.Limits.Cost(tokens, l.Measure(blocks))
 	}
 	if isError && l.ErrorChars > 0 {
 		n := len(blocks) - 1 // separators
