@@ -41,7 +41,7 @@ func TestAllZeroNeedsAZero(t *testing.T) {
 		{"one value", []*Column{{Name: "spend", Role: RoleMetric, Numbers: []float64{0, 3}}}, false},
 	} {
 		tab := &Table{Grain: Total, Columns: append([]*Column{{Name: "account_id", Role: RoleDimension, Strings: []string{"a", "a"}}}, c.cols...)}
-		resp, err := Fit(context.Background(), tab, Options{Budget: 5000, PartitionColumn: "account_id"})
+		resp, err := Fit(context.Background(), tab, Options{Budget: 5000, Partitions: Partitions{Column: "account_id"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,15 +30,15 @@ const (
 type echoLevel func(Meta) Meta
 
 // echoLevels are the forms of _meta tried in turn for a response of query q:
-// the full echo, each shorter form Options.Echoes gives, the echo left out, and
+// the full echo, each shorter form Options.Dialect.Echoes gives, the echo left out, and
 // last the echo left out with the normalizations counted instead of listed.
 func (p *pipeline) echoLevels(q any) []echoLevel {
 	levels := []echoLevel{func(m Meta) Meta { return m }}
 	if q == nil {
 		return append(levels, p.collapseNormalizations)
 	}
-	if p.opt.Echoes != nil {
-		for _, e := range p.opt.Echoes(q) {
+	if p.opt.Dialect.Echoes != nil {
+		for _, e := range p.opt.Dialect.Echoes(q) {
 			levels = append(levels, func(m Meta) Meta {
 				m.Query = e.Query
 				m.Optimizations = append(cloneOpts(m.Optimizations), Optimization{Type: OptQueryEchoAbbreviated, Detail: e.Note})
@@ -55,9 +55,9 @@ func (p *pipeline) echoLevels(q any) []echoLevel {
 }
 
 // collapseNormalizations keeps the first few of the query's normalizations
-// (Options.Optimizations, listed first in _meta) and counts the others by type.
+// (Options.Report.Optimizations, listed first in _meta) and counts the others by type.
 func (p *pipeline) collapseNormalizations(m Meta) Meta {
-	n := len(p.opt.Optimizations)
+	n := len(p.opt.Report.Optimizations)
 	if n <= keptNormalizations || len(m.Optimizations) < n {
 		return m
 	}

@@ -9,95 +9,6 @@ import (
 	"time"
 )
 
-// Options configure Fit. Only Budget is required.
-type Options struct {
-	// Budget is the number of tokens the whole response (every block the model
-	// reads) may use, as counted by Counter's Exact (o200k_base by default).
-	Budget int
-	// AnnouncedBudget is the budget reported in _meta.token_budget when it differs
-	// from Budget (a client's budget less a tokenizer margin). Default: Budget.
-	AnnouncedBudget int
-	// BudgetSource says where the budget came from (reported in _meta).
-	BudgetSource string
-	// Counter counts tokens (default: NewO200k()).
-	Counter TokenCounter
-	// MaxBytes and MaxLines, when positive, are limits the client applies
-	// besides tokens, as Measure counts them: some clients keep only the first
-	// and last kilobytes or lines of a tool result and drop the middle. The
-	// response stays within whichever binds first, and _meta.binding_limit
-	// names the limit the answer as asked was over. They are exact: no margin
-	// is taken off them.
-	MaxBytes, MaxLines int
-	// Measure counts a response's bytes and lines as the client does (default
-	// MeasureText: the blocks joined by a newline).
-	Measure func(blocks []string) Extent
-
-	// PartitionColumn names the column whose values get an all_zero_metrics
-	// warning when every metric of all their rows is zero (adsmcp: account_id).
-	// When the table has no such column, the whole table is one partition and
-	// PartitionKeys are the keys reported (none, when the caller cannot tell
-	// which partitions the rows come from). No warning is given for a
-	// Selection.
-	PartitionColumn string
-	PartitionKeys   []string
-	// ZeroDetail explains an all-zero partition to the user.
-	ZeroDetail string
-
-	// Requery fetches the same data afresh at a coarser grain: needed for
-	// non-additive metrics, for grains that do not nest (weekly → monthly) and
-	// where Selection rules out a roll-up. Nil: those grains are skipped or their
-	// non-additive metrics reported unavailable.
-	Requery func(ctx context.Context, g Grain) (*Table, error)
-	// Selection, when not empty, says how the table's rows were selected at the
-	// requested grain (a filter on aggregated metric values, a top-N limit), in
-	// words for the reader: "spend > 30", "the top 50 by spend". A coarser grain
-	// then aggregates exactly the selected rows (a local roll-up, whose detail
-	// says so); where a roll-up is impossible (non-additive metrics, weekly →
-	// monthly) a re-query applies the selection to the coarser periods instead,
-	// and a filter_at_coarser_grain warning says so. Suggestions stay at the
-	// requested grain, where they can be re-run exactly.
-	Selection string
-	// LimitPartition names the column within each of whose values the source
-	// applied a top-N limit (a limit per currency), so a suggested smaller limit
-	// counts its rows the same way.
-	LimitPartition string
-	// Sort is the order the caller asked for; every answer keeps it, at every
-	// grain (see SortRows).
-	Sort []SortKey
-
-	// Start and End are the inclusive dates the table covers, for partial-period
-	// warnings and shorter-range suggestions. Zero: unknown.
-	Start, End time.Time
-
-	// Query is the normalized query, reported in _meta.
-	Query any
-	// Echoes gives shorter forms of a query (Query, or a suggestion's) for
-	// _meta.query, tried in order when the response does not fit with the full
-	// one; after them the echo is left out. Nil: full, then left out.
-	Echoes func(query any) []Echo
-	// Optimizations and Warnings made before the pipeline (query normalization)
-	// are reported first.
-	Optimizations []Optimization
-	Warnings      []Warning
-	// SourceCalls already made to produce the table; each re-query adds one.
-	SourceCalls int
-	// SourceCallsSoFar, when set, replaces that count: _meta.source_calls is
-	// what it returns when the response is built. For sources that count their
-	// own requests (an ad platform's API makes several HTTP calls per query).
-	SourceCallsSoFar func() int
-	// Started is when the work began, for _meta.elapsed_ms (default: Fit's start).
-	Started time.Time
-
-	// MainMetric ranks values in summaries and suggestions (default: the first
-	// visible Sum metric).
-	MainMetric string
-	// Operators lists the filter operators a narrower query may use.
-	Operators []string
-	// Suggest turns a Narrowing into ready-to-run query arguments; nil, or a nil
-	// result, means no suggestion of that kind.
-	Suggest func(Narrowing) any
-}
-
 // Fit runs the pipeline on a complete table: validate and filter, encode and
 // check the budget, coarsen time, and summarize when nothing else fits. It never
 // drops a row without saying so in _meta, and the response it returns fits
@@ -115,24 +26,24 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	if opt.Counter == nil {
 		opt.Counter = defaultCounter()
 	}
-	if opt.AnnouncedBudget == 0 {
-		opt.AnnouncedBudget = opt.Budget
+	if opt.Report.AnnouncedBudget == 0 {
+		opt.Report.AnnouncedBudget = opt.Budget
 	}
-	if opt.Started.IsZero() {
-		opt.Started = time.Now()
+	if opt.Report.Started.IsZero() {
+		opt.Report.Started = time.Now()
 	}
 	p := &pipeline{opt: opt, requested: grainOf(t)}
 	p.meta = Meta{
 		OriginalRows:  t.Len(),
 		Format:        "csv",
-		TokenBudget:   opt.AnnouncedBudget,
+		TokenBudget:   opt.Report.AnnouncedBudget,
 		ByteBudget:    opt.MaxBytes,
 		LineBudget:    opt.MaxLines,
-		BudgetSource:  opt.BudgetSource,
-		Optimizations: slices.Clone(opt.Optimizations),
-		Warnings:      slices.Clone(opt.Warnings),
+		BudgetSource:  opt.Report.BudgetSource,
+		Optimizations: slices.Clone(opt.Report.Optimizations),
+		Warnings:      slices.Clone(opt.Report.Warnings),
 		Query:         opt.Query,
-		SourceCalls:   opt.SourceCalls,
+		SourceCalls:   opt.Report.SourceCalls,
 	}
 	if p.meta.Optimizations == nil {
 		p.meta.Optimizations = []Optimization{}
@@ -241,14 +152,14 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 	if p.opt.Selection != "" {
 		return kept
 	}
-	keys, whole := allZeroPartitions(t, p.opt.PartitionColumn)
+	keys, whole := allZeroPartitions(t, p.opt.Partitions.Column)
 	if whole {
-		keys = p.opt.PartitionKeys
+		keys = p.opt.Partitions.Keys
 	}
 	if len(keys) > 0 || whole {
 		detail := "Every metric is zero"
-		if p.opt.ZeroDetail != "" {
-			detail += ": " + p.opt.ZeroDetail
+		if p.opt.Partitions.ZeroDetail != "" {
+			detail += ": " + p.opt.Partitions.ZeroDetail
 		}
 		meta.Warnings = append(meta.Warnings, Warning{Type: "all_zero_metrics", Detail: detail, Keys: keys})
 	}
@@ -452,9 +363,9 @@ func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCoun
 		}
 		return n
 	}
-	meta.ElapsedMS = time.Since(p.opt.Started).Milliseconds()
-	if p.opt.SourceCallsSoFar != nil {
-		meta.SourceCalls = p.opt.SourceCallsSoFar()
+	meta.ElapsedMS = time.Since(p.opt.Report.Started).Milliseconds()
+	if p.opt.Report.SourceCallsSoFar != nil {
+		meta.SourceCalls = p.opt.Report.SourceCallsSoFar()
 	}
 	var blocks []string
 	var err error

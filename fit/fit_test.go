@@ -108,7 +108,7 @@ func TestFitProperties(t *testing.T) {
 		}
 		resp, err := Fit(context.Background(), tab, Options{Budget: budget, Counter: counter, Start: start, End: end,
 			MaxBytes: maxBytes, MaxLines: maxLines,
-			PartitionColumn: "dim0", Suggest: func(n Narrowing) any { return n }})
+			Partitions: Partitions{Column: "dim0"}, Suggest: func(n Narrowing) any { return n }})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

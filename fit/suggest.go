@@ -62,7 +62,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	// at least what this one does with its echo shortened (each suggestion is
 	// checked with its own _meta below).
 	dataAvail := avail - p.metaFloor(meta, avail)
-	if k := len(p.opt.PartitionKeys); k >= 2 {
+	if k := len(p.opt.Partitions.Keys); k >= 2 {
 		// A narrower answer may leave partitions without rows, each named in
 		// a warning of its own: the rows leave room for the worst case.
 		dataAvail -= partitionNoticeHead + (k-1)*partitionNoticeEach
@@ -220,7 +220,7 @@ func (p *pipeline) suggestedMeta(meta Meta, q any, g Grain, rows int) Meta {
 	meta.Format = "csv"
 	meta.OriginalRows, meta.ReturnedRows, meta.RowsBeforeLimit = rows, rows, 0
 	meta.TokenEstimate = 99999
-	meta.TokenBudget = p.opt.AnnouncedBudget
+	meta.TokenBudget = p.opt.Report.AnnouncedBudget
 	meta.BindingLimit = "" // it fits as asked
 	meta.TimeGranularity = &GrainChange{Requested: g, Returned: g}
 	meta.Warnings = append(slices.Clone(meta.Warnings), p.partialWarning(g)...)
@@ -275,18 +275,18 @@ const (
 	partitionNoticeEach = 40
 )
 
-// partitionsLeft is how many partitions (Options.PartitionKeys) a narrower
+// partitionsLeft is how many partitions (Options.Partitions.Keys) a narrower
 // answer of rows sel, out of the view's rows all, may leave without any row:
 // those all has and sel lacks when the table has the partition column; else,
 // when sel is a strict subset, every partition but one (nothing tells which
 // remain).
 func (p *pipeline) partitionsLeft(all, sel *Table) int {
-	if sel.Len() >= all.Len() || len(p.opt.PartitionKeys) < 2 {
+	if sel.Len() >= all.Len() || len(p.opt.Partitions.Keys) < 2 {
 		return 0
 	}
-	a, s := all.Column(p.opt.PartitionColumn), sel.Column(p.opt.PartitionColumn)
-	if p.opt.PartitionColumn == "" || a == nil || s == nil {
-		return len(p.opt.PartitionKeys) - 1
+	a, s := all.Column(p.opt.Partitions.Column), sel.Column(p.opt.Partitions.Column)
+	if p.opt.Partitions.Column == "" || a == nil || s == nil {
+		return len(p.opt.Partitions.Keys) - 1
 	}
 	in := map[string]bool{}
 	for _, k := range s.Strings {
@@ -369,12 +369,12 @@ func rowsOf(v *grainView, n Narrowing, start time.Time, part *Column) []int {
 }
 
 // limitPartition is the column within each of whose values a limit applies
-// (Options.LimitPartition), when the table has it.
+// (Options.Dialect.LimitPartition), when the table has it.
 func (p *pipeline) limitPartition(t *Table) *Column {
-	if p.opt.LimitPartition == "" {
+	if p.opt.Dialect.LimitPartition == "" {
 		return nil
 	}
-	c := t.Column(p.opt.LimitPartition)
+	c := t.Column(p.opt.Dialect.LimitPartition)
 	if c == nil || c.Role == RoleMetric {
 		return nil
 	}

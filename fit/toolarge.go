@@ -22,8 +22,8 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 	}
 	meta := p.meta
 	meta.Format = "summary"
-	if p.opt.SourceCallsSoFar != nil {
-		meta.SourceCalls = p.opt.SourceCallsSoFar()
+	if p.opt.Report.SourceCallsSoFar != nil {
+		meta.SourceCalls = p.opt.Report.SourceCallsSoFar()
 	}
 	meta.ReturnedRows = 0
 	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: p.requested}
@@ -50,9 +50,9 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 		s := complete.Trim(level.TopValues, level.TopByMetric)
 		s.TimeGranularity = p.requested
 		s.TokenEstimate = fullTokens
-		s.TokenBudget = p.opt.AnnouncedBudget
+		s.TokenBudget = p.opt.Report.AnnouncedBudget
 		tl := &TooLarge{Type: string(KindTooLarge), Summary: s,
-			RequeryInstructions: RequeryInstructions{Operators: p.opt.Operators, Suggestions: suggestions}}
+			RequeryInstructions: RequeryInstructions{Operators: p.opt.Dialect.Operators, Suggestions: suggestions}}
 		blocks, n, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
 			tl.Meta = &m
 			b, err := MarshalText(tl)

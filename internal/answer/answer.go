@@ -132,8 +132,8 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	tab.Notices = append(tab.Notices, notices...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
 	opts := e.fitOptions(q, b, started, req)
-	opts.PartitionKeys, opts.ZeroDetail = zeroWarning(q, withData)
-	opts.SourceCallsSoFar = calls.N
+	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	opts.Report.SourceCallsSoFar = calls.N
 	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -178,36 +178,34 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 		warnings = append(warnings, fit.Warning{Type: w.Type, Detail: w.Detail, Fields: []string{w.Field}})
 	}
 	return fit.Options{
-		Warnings:        warnings,
-		Budget:          b.Effective,
-		AnnouncedBudget: b.Tokens,
-		MaxBytes:        b.Bytes,
-		MaxLines:        b.Lines,
-		Measure:         LimitsOf(b).Measure,
-		BudgetSource:    b.Source,
-		Counter:         e.Counter,
-		PartitionColumn: "account_id",
-		PartitionKeys:   q.AccountIDs(),
-		ZeroDetail:      ZeroDetail,
-		Selection:       selectionOf(q),
-		LimitPartition:  limitPartition(q),
-		Sort:            sortKeys(q),
+		Budget:   b.Effective,
+		MaxBytes: b.Bytes,
+		MaxLines: b.Lines,
+		Measure:  LimitsOf(b).Measure,
+		Counter:  e.Counter,
 		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
 			req.progress("too large at %s; asking the source at %s grain", q.Grain, g)
 			q2 := *q
 			q2.Grain = g
 			return e.Source.Query(ctx, &q2)
 		},
-		Start:         q.Start,
-		End:           q.End,
-		Query:         q,
-		Echoes:        Echoes,
-		Optimizations: opts,
-		SourceCalls:   1,
-		Started:       started,
-		MainMetric:    mainMetric,
-		Operators:     opNames(),
-		Suggest:       func(n fit.Narrowing) any { return Narrow(q, n) },
+		Query:      q,
+		Suggest:    func(n fit.Narrowing) any { return Narrow(q, n) },
+		Start:      q.Start,
+		End:        q.End,
+		Sort:       sortKeys(q),
+		MainMetric: mainMetric,
+		Selection:  selectionOf(q),
+		Report: fit.Report{
+			AnnouncedBudget: b.Tokens,
+			BudgetSource:    b.Source,
+			Optimizations:   opts,
+			Warnings:        warnings,
+			SourceCalls:     1,
+			Started:         started,
+		},
+		Partitions: fit.Partitions{Column: "account_id", Keys: q.AccountIDs(), ZeroDetail: ZeroDetail},
+		Dialect:    fit.Dialect{Echoes: Echoes, Operators: opNames(), LimitPartition: limitPartition(q)},
 	}
 }
 

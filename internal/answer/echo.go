@@ -12,7 +12,7 @@ import (
 // of 1,000 campaign names costs as much as the data. When the answer does not
 // fit with it, the echo is abbreviated — each long list written as its first
 // values and a count — and then left out, before anything else is given up
-// (fit.Options.Echoes).
+// (fit.Options.Dialect.Echoes).
 const (
 	// echoListValues is how many values of a long IN/NOT_IN list the abbreviated
 	// echo shows.
