@@ -38,7 +38,7 @@ func WriteCSV(w io.Writer, t *Table) error {
 				rec[i] = ""
 				continue
 			}
-			buf = AppendNumber(buf[:0], c.Numbers[r], decimalsFor(t, c, r))
+			buf = appendNumber(buf[:0], c.Numbers[r], decimalsFor(t, c, r))
 			rec[i] = string(buf)
 		}
 		if len(rec) == 1 && rec[0] == "" {
@@ -72,14 +72,14 @@ func decimalsFor(t *Table, c *Column, r int) int {
 				cur = cc.Strings[r]
 			}
 		}
-		return MinorUnits(cur)
+		return currencyDecimals(cur)
 	}
 	return -1
 }
 
-// AppendNumber appends v rounded to decimals places (-1: no rounding) in its
+// appendNumber appends v rounded to decimals places (-1: no rounding) in its
 // shortest exact decimal form, never in exponent notation.
-func AppendNumber(dst []byte, v float64, decimals int) []byte {
+func appendNumber(dst []byte, v float64, decimals int) []byte {
 	if decimals >= 0 {
 		p := math.Pow10(decimals)
 		if r := math.Round(v*p) / p; !math.IsInf(r, 0) && !math.IsNaN(r) {
@@ -92,8 +92,8 @@ func AppendNumber(dst []byte, v float64, decimals int) []byte {
 	return strconv.AppendFloat(dst, v, 'f', -1, 64)
 }
 
-// MinorUnits is the number of decimals of an ISO 4217 currency (2 when unknown).
-func MinorUnits(currency string) int {
+// currencyDecimals is the number of decimals of an ISO 4217 currency (2 when unknown).
+func currencyDecimals(currency string) int {
 	if d, ok := minorUnits[currency]; ok {
 		return d
 	}

@@ -46,7 +46,7 @@ func FuzzWriteCSV(f *testing.F) {
 			t.Errorf("number %v written as %q", v, recs[1][3])
 		}
 		money, err := strconv.ParseFloat(recs[1][2], 64)
-		if err != nil || math.Abs(money-v) > math.Pow10(-MinorUnits(currency))/2*1.0000001+math.Abs(v)*1e-15 {
+		if err != nil || math.Abs(money-v) > math.Pow10(-currencyDecimals(currency))/2*1.0000001+math.Abs(v)*1e-15 {
 			t.Errorf("money %v (%s) written as %q", v, currency, recs[1][2])
 		}
 	})

@@ -54,7 +54,7 @@ func rowCosts(t *Table, c TokenCounter) (header int, rows []int) {
 			case col.IsNull(r):
 				rec[i] = ""
 			default:
-				num = AppendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
+				num = appendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
 				sum += float64(c.Estimate(string(num)))
 				rec[i] = string(num)
 			}
@@ -141,7 +141,7 @@ func rowBytes(t *Table) (header int, rows []int) {
 				n++
 			default:
 				lone = false
-				num = AppendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
+				num = appendNumber(num[:0], col.Numbers[r], decimalsFor(t, col, r))
 				n += len(num) + 1
 			}
 		}

@@ -189,11 +189,11 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 	meta.Optimizations = slices.Clone(p.meta.Optimizations)
 	meta.Warnings = slices.Clone(p.meta.Warnings)
 	from := p.requested
-	local := CanRollup(base.Grain, g)
+	local := canRollup(base.Grain, g)
 	if local {
 		// A grain whose row count alone exceeds the budget cannot fit: every row
 		// costs at least one token.
-		if n, err := RowCountAt(base, g); err == nil && (n > p.opt.Budget || p.opt.MaxLines > 0 && n+1 > p.opt.MaxLines) {
+		if n, err := rowCountAt(base, g); err == nil && (n > p.opt.Budget || p.opt.MaxLines > 0 && n+1 > p.opt.MaxLines) {
 			return nil, meta, nil
 		}
 	}

@@ -18,11 +18,11 @@ const (
 	monthLayout = "2006-01"
 )
 
-// CanRollup reports whether rows at grain from can be merged exactly into grain to:
+// canRollup reports whether rows at grain from can be merged exactly into grain to:
 // daily → weekly, monthly, total; weekly → total; monthly → total. Weekly → monthly
 // is not exact (a week can straddle two months). A grain never rolls up into
 // itself, and a table without a time column (Total) has nothing to coarsen.
-func CanRollup(from, to Grain) bool {
+func canRollup(from, to Grain) bool {
 	switch from {
 	case Daily:
 		return to == Weekly || to == Monthly || to == Total
@@ -141,10 +141,10 @@ func Rollup(t *Table, to Grain) (rolled *Table, dropped []string, err error) {
 	return rolled, dropped, nil
 }
 
-// RowCountAt returns how many rows Rollup(t, g) would produce, without building it
+// rowCountAt returns how many rows Rollup(t, g) would produce, without building it
 // (fast path used to skip grains that provably cannot fit). It checks the shape of
 // the dimension and time columns only, not every metric value as Rollup does.
-func RowCountAt(t *Table, g Grain) (int, error) {
+func rowCountAt(t *Table, g Grain) (int, error) {
 	gr, err := rollupGroup(t, g, false)
 	if err != nil {
 		return 0, err
@@ -152,10 +152,10 @@ func RowCountAt(t *Table, g Grain) (int, error) {
 	return gr.n, nil
 }
 
-// PeriodOf returns the label of the period at grain g containing the day d
+// periodOf returns the label of the period at grain g containing the day d
 // ("2026-03-02" for the ISO week of 2026-03-04; "2026-03" for monthly; "" for Total).
 // The day is d's calendar date in d's location. An unknown grain gives "".
-func PeriodOf(g Grain, d time.Time) string {
+func periodOf(g Grain, d time.Time) string {
 	y, m, day := d.Date()
 	switch g {
 	case Daily:
@@ -211,7 +211,7 @@ func rollupGroup(t *Table, to Grain, rows bool) (*rollupGroups, error) {
 	if from == "" {
 		from = Total
 	}
-	if !CanRollup(from, to) {
+	if !canRollup(from, to) {
 		return nil, fmt.Errorf("fit: cannot roll up %s rows to %s exactly", from, to)
 	}
 	n := t.Len()
@@ -566,7 +566,7 @@ func rollupPeriods(timeCol *Column, to Grain) ([]int32, []string, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("fit: row %d: %s %q is not a YYYY-MM-DD date", i, timeCol.Name, s)
 			}
-			p := PeriodOf(to, d)
+			p := periodOf(to, d)
 			if id, ok = byPeriod[p]; !ok {
 				id = int32(len(periods))
 				periods = append(periods, p)

@@ -113,7 +113,7 @@ func BenchmarkRowCountAt(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					if n, err := RowCountAt(t, to); err != nil || n == 0 {
+					if n, err := rowCountAt(t, to); err != nil || n == 0 {
 						b.Fatal(n, err)
 					}
 				}

@@ -124,8 +124,8 @@ func TestCanRollup(t *testing.T) {
 	grains := append(slices.Clone(Grains), "", "hourly")
 	for _, from := range grains {
 		for _, to := range grains {
-			if got := CanRollup(from, to); got != ok[[2]Grain{from, to}] {
-				t.Errorf("CanRollup(%q, %q) = %v", from, to, got)
+			if got := canRollup(from, to); got != ok[[2]Grain{from, to}] {
+				t.Errorf("canRollup(%q, %q) = %v", from, to, got)
 			}
 		}
 	}
@@ -363,7 +363,7 @@ func TestRollup(t *testing.T) {
 			if d := rtDiff(c.in, before, 0); d != "" || !reflect.DeepEqual(c.in.Notices, before.Notices) || c.in.RowsBeforeLimit != before.RowsBeforeLimit {
 				t.Errorf("input modified: %s", d)
 			}
-			n, nerr := RowCountAt(c.in, c.to)
+			n, nerr := rowCountAt(c.in, c.to)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "fit: ") {
 					t.Fatalf("err = %v, want one containing %q", err, c.err)
@@ -389,7 +389,7 @@ func TestRollup(t *testing.T) {
 				t.Errorf("RowsBeforeLimit = %d, want %d", got.RowsBeforeLimit, c.want.RowsBeforeLimit)
 			}
 			if nerr != nil || n != got.Len() {
-				t.Errorf("RowCountAt = %d, %v; want %d", n, nerr, got.Len())
+				t.Errorf("rowCountAt = %d, %v; want %d", n, nerr, got.Len())
 			}
 		})
 	}
@@ -413,15 +413,15 @@ func TestRollupResultIsIndependentOfInput(t *testing.T) {
 
 func TestRowCountAtErrors(t *testing.T) {
 	in := &Table{Grain: Weekly, Columns: []*Column{rtTime("week", "2026-03-30"), rtDim("c", "x", "y")}}
-	if _, err := RowCountAt(in, Total); err == nil {
-		t.Error("RowCountAt accepted a dimension column of the wrong length")
+	if _, err := rowCountAt(in, Total); err == nil {
+		t.Error("rowCountAt accepted a dimension column of the wrong length")
 	}
 	in.Columns[1].Strings = in.Columns[1].Strings[:1]
-	if _, err := RowCountAt(in, Monthly); err == nil {
-		t.Error("RowCountAt accepted weekly → monthly")
+	if _, err := rowCountAt(in, Monthly); err == nil {
+		t.Error("rowCountAt accepted weekly → monthly")
 	}
-	if n, err := RowCountAt(in, Total); n != 1 || err != nil {
-		t.Errorf("RowCountAt = %d, %v; want 1", n, err)
+	if n, err := rowCountAt(in, Total); n != 1 || err != nil {
+		t.Errorf("rowCountAt = %d, %v; want 1", n, err)
 	}
 }
 
@@ -464,8 +464,8 @@ func TestPeriodOf(t *testing.T) {
 		{Weekly, time.Date(2026, 3, 1, 23, 30, 0, 0, nyc), "2026-02-23"},
 		{Daily, time.Date(2026, 3, 1, 23, 30, 0, 0, nyc), "2026-03-01"},
 	} {
-		if got := PeriodOf(c.g, c.d); got != c.want {
-			t.Errorf("PeriodOf(%s, %v) = %q, want %q", c.g, c.d, got, c.want)
+		if got := periodOf(c.g, c.d); got != c.want {
+			t.Errorf("periodOf(%s, %v) = %q, want %q", c.g, c.d, got, c.want)
 		}
 	}
 	// Every day of a span lands in the period starting on the latest Monday /
@@ -475,15 +475,15 @@ func TestPeriodOf(t *testing.T) {
 		for m.Weekday() != time.Monday {
 			m = m.AddDate(0, 0, -1)
 		}
-		if got := PeriodOf(Weekly, d); got != m.Format(dayLayout) {
-			t.Fatalf("PeriodOf(weekly, %s) = %s, want %s", d.Format(dayLayout), got, m.Format(dayLayout))
+		if got := periodOf(Weekly, d); got != m.Format(dayLayout) {
+			t.Fatalf("periodOf(weekly, %s) = %s, want %s", d.Format(dayLayout), got, m.Format(dayLayout))
 		}
 		y, w := d.ISOWeek()
 		if y2, w2 := m.ISOWeek(); y2 != y || w2 != w {
 			t.Fatalf("week of %s is not its ISO week", d.Format(dayLayout))
 		}
-		if got := PeriodOf(Monthly, d); got != d.Format(dayLayout)[:7] {
-			t.Fatalf("PeriodOf(monthly, %s) = %s", d.Format(dayLayout), got)
+		if got := periodOf(Monthly, d); got != d.Format(dayLayout)[:7] {
+			t.Fatalf("periodOf(monthly, %s) = %s", d.Format(dayLayout), got)
 		}
 	}
 }
@@ -640,7 +640,7 @@ func rtRandom(rng *rand.Rand) *rtGen {
 	return g
 }
 
-// rtRefPeriod is the label of day s at grain g, computed independently of PeriodOf.
+// rtRefPeriod is the label of day s at grain g, computed independently of periodOf.
 func rtRefPeriod(g Grain, s string) string {
 	switch g {
 	case Daily:
@@ -745,9 +745,9 @@ func rtCheckRollup(g *rtGen, in, out *Table, dropped []string, to Grain) error {
 		}
 		ref[k].rows = append(ref[k].rows, r)
 	}
-	n, err := RowCountAt(in, to)
+	n, err := rowCountAt(in, to)
 	if err != nil || n != out.Len() || n != len(ref) {
-		return fmt.Errorf("RowCountAt = %d, %v; result has %d rows; %d distinct keys", n, err, out.Len(), len(ref))
+		return fmt.Errorf("rowCountAt = %d, %v; result has %d rows; %d distinct keys", n, err, out.Len(), len(ref))
 	}
 
 	// Every result row is one reference group; together they hold every input row.

@@ -141,7 +141,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	views := []*grainView{baseView}
 	if p.opt.Selection == "" {
 		for _, g := range coarser(grainOf(base)) {
-			if !CanRollup(grainOf(base), g) {
+			if !canRollup(grainOf(base), g) {
 				continue
 			}
 			if rolled, _, err := Rollup(base, g); err == nil {
@@ -788,5 +788,5 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, *
 }
 
 func formatAmount(v float64) string {
-	return string(AppendNumber(nil, v, 2))
+	return string(appendNumber(nil, v, 2))
 }

@@ -130,11 +130,11 @@ func Summarize(t *Table, opt SummaryOptions) *Summary {
 // parallelRows is the table size from which Summarize uses several goroutines.
 const parallelRows = 50_000
 
-// Trim returns a copy of s listing at most topValues most frequent values and at
+// trim returns a copy of s listing at most topValues most frequent values and at
 // most topByMetric values by main metric (per currency) for each dimension, so a
 // caller shrinking a summary to its budget need not summarize the table again.
 // Negative limits keep the lists as they are.
-func (s *Summary) Trim(topValues, topByMetric int) *Summary {
+func (s *Summary) trim(topValues, topByMetric int) *Summary {
 	out := *s
 	out.Dimensions = make([]DimensionSummary, len(s.Dimensions))
 	for i, d := range s.Dimensions {
@@ -288,7 +288,7 @@ func newMainMetric(c *Column, g *currencyGroups) *mainMetric {
 // decimals is how many decimals an amount of the main metric in group g keeps.
 func (m *mainMetric) decimals(g int32) int {
 	if m.col.Money {
-		return MinorUnits(m.groups.names[g])
+		return currencyDecimals(m.groups.names[g])
 	}
 	return 4
 }
@@ -435,7 +435,7 @@ func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
 		cur := g.names[gi]
 		dec := 4
 		if c.Money && !ratioLike {
-			dec = MinorUnits(cur)
+			dec = currencyDecimals(cur)
 		}
 		m := MetricSummary{Field: c.Name, Aggregation: c.Aggregation.String(), Currency: cur, EmptyValues: a.empty}
 		if a.values > 0 {

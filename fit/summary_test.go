@@ -199,19 +199,19 @@ func TestSummarizeEmptyTable(t *testing.T) {
 func TestSummaryTrim(t *testing.T) {
 	s := Summarize(summaryTable(), SummaryOptions{MainMetric: "spend", TopValues: 20, TopByMetric: 5})
 	before, _ := json.Marshal(s)
-	tr := s.Trim(1, 1)
+	tr := s.trim(1, 1)
 	if after, _ := json.Marshal(s); string(after) != string(before) {
-		t.Error("Trim changed the original summary")
+		t.Error("trim changed the original summary")
 	}
 	d := tr.Dimensions[1]
 	want := []ValueShare{{"C", 70, 0.7, "EUR"}, {"A", 100, 0.5695, "USD"}}
 	if !slices.Equal(d.TopValues, []string{"A"}) || !slices.Equal(d.TopByMetric, want) {
 		t.Errorf("trimmed campaign %+v", d)
 	}
-	if got := s.Trim(-1, -1); !slices.EqualFunc(got.Dimensions, s.Dimensions, func(a, b DimensionSummary) bool {
+	if got := s.trim(-1, -1); !slices.EqualFunc(got.Dimensions, s.Dimensions, func(a, b DimensionSummary) bool {
 		return slices.Equal(a.TopValues, b.TopValues) && slices.Equal(a.TopByMetric, b.TopByMetric)
 	}) {
-		t.Error("Trim(-1, -1) changed the lists")
+		t.Error("trim(-1, -1) changed the lists")
 	}
 }
 
@@ -272,7 +272,7 @@ func TestSummarizeProperties(t *testing.T) {
 		}
 		for _, m := range ms {
 			want, ok := total[m.Currency]
-			if !ok || m.Sum == nil || math.Abs(*m.Sum-want) > math.Pow10(-MinorUnits(m.Currency))/2+1e-6 {
+			if !ok || m.Sum == nil || math.Abs(*m.Sum-want) > math.Pow10(-currencyDecimals(m.Currency))/2+1e-6 {
 				t.Errorf("seed %d: %s spend sum %v, want %v", seed, m.Currency, m.Sum, want)
 			}
 		}
@@ -323,7 +323,7 @@ func TestSummarizeProperties(t *testing.T) {
 				shares[c] += vs.Share
 				listed[c]++
 				want := amount[[2]string{c, vs.Value}]
-				if math.Abs(vs.Amount-want) > math.Pow10(-MinorUnits(c))/2+1e-6 {
+				if math.Abs(vs.Amount-want) > math.Pow10(-currencyDecimals(c))/2+1e-6 {
 					t.Errorf("seed %d %s: %s %q amount %v, want %v", seed, d.Field, c, vs.Value, vs.Amount, want)
 				}
 				if total[c] != 0 && math.Abs(vs.Share-want/total[c]) > 0.00005+1e-9 {

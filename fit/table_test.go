@@ -44,8 +44,8 @@ func TestAppendNumberNeverUsesExponentsOrNegativeZero(t *testing.T) {
 		d    int
 		want string
 	}{{1e21, -1, "1000000000000000000000"}, {-0.0001, 2, "0"}, {a + b, -1, "0.30000000000000004"}, {2.675, 2, "2.68"}, {1e-7, 4, "0"}} {
-		if got := string(AppendNumber(nil, c.v, c.d)); got != c.want {
-			t.Errorf("AppendNumber(%v, %d) = %s, want %s", c.v, c.d, got, c.want)
+		if got := string(appendNumber(nil, c.v, c.d)); got != c.want {
+			t.Errorf("appendNumber(%v, %d) = %s, want %s", c.v, c.d, got, c.want)
 		}
 	}
 }

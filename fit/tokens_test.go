@@ -604,7 +604,7 @@ func tokRowsJSON(tb testing.TB, t *Table, seedShape bool) string {
 			case c.IsNull(r):
 				val = []byte("null")
 			default:
-				num = AppendNumber(num[:0], c.Numbers[r], decimalsFor(t, c, r))
+				num = appendNumber(num[:0], c.Numbers[r], decimalsFor(t, c, r))
 				val = num
 			}
 			key, _ := json.Marshal(c.Name)

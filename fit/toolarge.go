@@ -47,7 +47,7 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 		if i > last {
 			suggestions = suggestions[:min(len(suggestions), len(levels)-1-i)]
 		}
-		s := complete.Trim(level.TopValues, level.TopByMetric)
+		s := complete.trim(level.TopValues, level.TopByMetric)
 		s.TimeGranularity = p.requested
 		s.TokenEstimate = fullTokens
 		s.TokenBudget = p.opt.Report.AnnouncedBudget

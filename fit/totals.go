@@ -36,9 +36,9 @@ func (t Totals) MarshalJSON() ([]byte, error) {
 		b = append(b, ':')
 		decimals := -1
 		if t.Money[i] {
-			decimals = MinorUnits(t.Currency)
+			decimals = currencyDecimals(t.Currency)
 		}
-		b = AppendNumber(b, t.Values[i], decimals)
+		b = appendNumber(b, t.Values[i], decimals)
 	}
 	return append(b, '}'), nil
 }
