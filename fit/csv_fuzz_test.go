@@ -15,7 +15,7 @@ func FuzzWriteCSV(f *testing.F) {
 		f.Add(s, 1234.5678, "USD")
 	}
 	f.Add("x", 1e300, "JPY")
-	f.Add("y", -0.0, "KWD")
+	f.Add("y", math.Copysign(0, -1), "KWD") // negative zero
 	f.Fuzz(func(t *testing.T, s string, v float64, currency string) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return

@@ -502,7 +502,7 @@ var rollupDenseMin, rollupDensePerRow = 1 << 16, 2
 // b's below nb. Pair spaces small enough are looked up in a dense table, others
 // in a hash map of the pair packed in 64 bits.
 func rollupPair(a, b []int32, na, nb int, out []int32) int {
-	a, b, out = a[:len(out)], b[:len(out)], out[:len(out)]
+	a, b = a[:len(out)], b[:len(out)]
 	var next int32
 	pa, pb, pid := int32(-1), int32(-1), int32(0)
 	if size := uint64(na) * uint64(nb); size <= uint64(max(rollupDenseMin, rollupDensePerRow*len(out))) {

@@ -291,7 +291,7 @@ func classNonASCII(s string, i int) (cl uint8, size int, r rune) {
 }
 
 // vowels has bit c-'a' set for the vowels, y included.
-const vowels = 1<<('a'-'a') | 1<<('e'-'a') | 1<<('i'-'a') | 1<<('o'-'a') | 1<<('u'-'a') | 1<<('y'-'a')
+const vowels = 1<<0 /* a */ | 1<<('e'-'a') | 1<<('i'-'a') | 1<<('o'-'a') | 1<<('u'-'a') | 1<<('y'-'a')
 
 func isLetter(cl uint8) bool { return cl <= clUpper }
 
