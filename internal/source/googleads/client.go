@@ -6,24 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
-
-	"github.com/adsmcp/adsmcp/internal/source"
 )
-
-// countingTransport counts every HTTP request — API calls, retries, token
-// refreshes — in the source_calls of the request's context.
-type countingTransport struct{ base http.RoundTripper }
-
-func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	source.CountCall(r.Context())
-	return t.base.RoundTrip(r)
-}
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 1 << 20
@@ -64,59 +52,25 @@ func (c *Connector) listAccessible(ctx context.Context) ([]string, error) {
 	return ids, err
 }
 
-// do sends a request, retrying while Google says a retry may succeed and the
-// deadline allows, and hands a 200 response to handle.
+// do sends a request through the shared retrying client (docs/googleads.md
+// "Errors"), retrying as retryVerdict says, and hands a 200 response to
+// handle. A refused access token is refreshed and the request sent again
+// once, without counting as a retry.
 func (c *Connector) do(ctx context.Context, method, path string, body []byte, handle func(*http.Response) error) error {
 	url := c.base + "/" + c.version + path
 	refreshed := false
-	for attempt := 0; ; attempt++ {
-		err := c.attempt(ctx, method, url, body, handle, &refreshed)
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if errors.Is(err, errRetryNow) {
-			attempt-- // a refreshed token is not a retry
-			continue
-		}
-		d := describe(err)
-		if !d.retry || attempt >= c.maxRetries {
-			return err
-		}
-		wait := d.retryAfter
-		if wait == 0 {
-			wait = c.retryBase << attempt
-			wait = time.Duration(float64(wait) * (0.8 + 0.4*rand.Float64()))
-		}
-		if wait > c.maxRetryWait {
-			c.log.Warn("google ads request failed; the retry delay is too long to wait", "path", path, "error", err, "retry_after", wait)
-			return err
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+c.retryBase {
-			c.log.Warn("google ads request failed; no time left to retry before the deadline", "path", path, "error", err)
-			return err
-		}
-		c.log.Warn("google ads request failed, retrying", "path", path, "error", err, "attempt", attempt+1, "wait", wait)
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-	}
+	return c.api.Do(ctx, method+" "+path, func(ctx context.Context) error {
+		return c.attempt(ctx, method, url, body, handle, &refreshed)
+	})
 }
 
 // errRetryNow: the access token was refused and has been dropped; try again
 // with a fresh one.
 var errRetryNow = errors.New("retry with a fresh access token")
 
+// attempt sends the request once; the shared client has already waited for
+// the rate limit.
 func (c *Connector) attempt(ctx context.Context, method, url string, body []byte, handle func(*http.Response) error, refreshed *bool) error {
-	if err := c.wait(ctx); err != nil {
-		return err
-	}
 	tok, err := c.tokens.get(ctx)
 	if err != nil {
 		return err
@@ -241,13 +195,4 @@ func (t *tokens) invalidate(access string) bool {
 		t.tok = nil
 	}
 	return t.conf != nil
-}
-
-// wait blocks until the rate limit lets a request go (no limit: at once), or
-// ctx ends.
-func (c *Connector) wait(ctx context.Context) error {
-	if c.limiter == nil {
-		return ctx.Err()
-	}
-	return c.limiter.Wait(ctx)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 )
 
 // apiError is an error the Google Ads API returned: an HTTP error status, or an
@@ -256,6 +257,20 @@ func describe(err error) description {
 	}
 	return description{kind: source.Unavailable, cause: "the Google Ads API could not be reached: " + err.Error(),
 		fix: "check the network and retry in a minute", retry: true}
+}
+
+// retryVerdict is what a failed request means for the shared retry loop: a
+// token refreshed after a 401 is tried again at once; what describe says may
+// succeed later is retried after Google's retryDelay (or Retry-After), when
+// it gave one; the rest fails the same way again.
+func retryVerdict(err error) apiclient.Verdict {
+	if errors.Is(err, errRetryNow) {
+		return apiclient.RetryNow
+	}
+	if d := describe(err); d.retry {
+		return apiclient.Retry(d.retryAfter)
+	}
+	return apiclient.Permanent
 }
 
 func describeAPI(e *apiError) description {

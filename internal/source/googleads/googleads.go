@@ -28,10 +28,10 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/time/rate"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
@@ -122,13 +122,10 @@ type Connector struct {
 	developerToken string
 	login          string // manager customer ID, digits
 	allow          []string
-	http           *http.Client
+	http           *http.Client // counts every request in source_calls
+	api            *apiclient.Client
 	tokens         *tokens
 	workers        int
-	limiter        *rate.Limiter // nil: no limit
-	maxRetries     int
-	retryBase      time.Duration
-	maxRetryWait   time.Duration
 	log            *slog.Logger
 
 	geoMu sync.Mutex
@@ -145,9 +142,6 @@ func New(opts Options) (*Connector, error) {
 		developerToken: opts.DeveloperToken,
 		login:          digits(opts.LoginCustomerID),
 		workers:        opts.Workers,
-		maxRetries:     opts.MaxRetries,
-		retryBase:      opts.RetryBaseDelay,
-		maxRetryWait:   opts.MaxRetryWait,
 		log:            opts.Logger,
 		geo:            map[string]string{},
 	}
@@ -173,18 +167,6 @@ func New(opts Options) (*Connector, error) {
 	if c.workers <= 0 {
 		c.workers = DefaultWorkers
 	}
-	switch {
-	case c.maxRetries == 0:
-		c.maxRetries = DefaultMaxRetries
-	case c.maxRetries < 0:
-		c.maxRetries = 0
-	}
-	if c.retryBase <= 0 {
-		c.retryBase = DefaultRetryBaseDelay
-	}
-	if c.maxRetryWait <= 0 {
-		c.maxRetryWait = DefaultMaxRetryWait
-	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
@@ -192,20 +174,12 @@ func New(opts Options) (*Connector, error) {
 	if rps == 0 {
 		rps = DefaultRequestsPerSecond
 	}
-	if rps > 0 {
-		c.limiter = rate.NewLimiter(rate.Limit(rps), c.workers)
-	}
-	base := opts.HTTPClient
-	if base == nil {
-		base = &http.Client{}
-	}
-	hc := *base
-	rt := hc.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	hc.Transport = countingTransport{rt}
-	c.http = &hc
+	// Bursts of one request per worker; a negative rate is no limit.
+	c.api = apiclient.New(apiclient.Options{Name: "google ads", RequestsPerSecond: rps, Burst: c.workers,
+		Policy: apiclient.Policy{MaxRetries: opts.MaxRetries, BaseDelay: opts.RetryBaseDelay, MaxWait: opts.MaxRetryWait}.
+			Or(apiclient.Policy{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultRetryBaseDelay, MaxWait: DefaultMaxRetryWait}),
+		Classify: retryVerdict, Logger: c.log})
+	c.http = apiclient.CountingClient(opts.HTTPClient)
 
 	switch {
 	case opts.TokenSource != nil:

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 )
 
 // APIError is an error the Graph API answered with:
@@ -137,6 +139,23 @@ func (e *APIError) transient() bool {
 		return false
 	}
 	return e.Code == 1 || e.Code == 2 || e.IsTransient || e.HTTPStatus >= 500
+}
+
+// retryVerdict is what a failed request means for the shared retry loop:
+// throttling and transient errors may succeed later — after the time the usage
+// headers say access returns, when they say it — as may a request that got no
+// response; anything else fails the same way again.
+func retryVerdict(err error) apiclient.Verdict {
+	var ae *APIError
+	switch {
+	case errors.As(err, &ae):
+		if ae.throttled() || ae.transient() {
+			return apiclient.Retry(ae.RetryAfter)
+		}
+	case errors.As(err, new(*transportError)):
+		return apiclient.Retry(0)
+	}
+	return apiclient.Permanent
 }
 
 // regainAccess reads how long until access returns from the rate-limit

@@ -8,14 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 )
 
 // maxBody bounds a response body read into memory.
@@ -48,86 +47,24 @@ type transportError struct{ msg string }
 
 func (e *transportError) Error() string { return e.msg }
 
-// do sends r, retrying throttled and transient failures with backoff and
-// jitter (or the wait Meta's usage headers announce) as long as the wait fits
-// in ctx's deadline and Options.MaxRetryWait. It returns the body of a 2xx
-// response, an *APIError, a *transportError, or ctx's error.
+// do sends r through the shared retrying client (docs/meta.md "Rate limits,
+// retries and the deadline"): throttled and transient failures are retried
+// as retryVerdict says. It returns the body of a 2xx response, an *APIError,
+// a *transportError, or ctx's error.
 func (c *Connector) do(ctx context.Context, r request) ([]byte, error) {
-	for attempt := 0; ; attempt++ {
-		if err := c.limiter.Wait(ctx); err != nil {
-			return nil, err
-		}
-		body, err := c.send(ctx, r)
-		if err == nil {
-			return body, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		wait, retry := c.retryWait(err, attempt)
-		if !retry {
-			return nil, err
-		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= wait {
-			c.log.Warn("meta request failed; no time left to retry", "request", r.label(), "error", c.redact(err.Error()), "wait", wait)
-			return nil, err
-		}
-		c.log.Warn("meta request failed; retrying", "request", r.label(), "attempt", attempt+1, "wait", wait, "error", c.redact(err.Error()))
-		if err := sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	var body []byte
+	err := c.api.Do(ctx, r.label(), func(ctx context.Context) error {
+		var err error
+		body, err = c.send(ctx, r)
+		return err
+	})
+	return body, err
 }
 
-// retryWait says whether err is worth another attempt and after how long.
-func (c *Connector) retryWait(err error, attempt int) (time.Duration, bool) {
-	if attempt >= c.opts.MaxRetries {
-		return 0, false
-	}
-	var ae *APIError
-	switch {
-	case errors.As(err, &ae):
-		if !ae.throttled() && !ae.transient() {
-			return 0, false
-		}
-		if ae.RetryAfter > 0 {
-			if ae.RetryAfter > c.opts.MaxRetryWait {
-				return 0, false
-			}
-			// Access returns after RetryAfter: wait that, plus up to 10%.
-			return ae.RetryAfter + jitter(ae.RetryAfter/10), true
-		}
-	case errors.As(err, new(*transportError)):
-	default:
-		return 0, false
-	}
-	backoff := c.opts.RetryBaseDelay << min(attempt, 16)
-	wait := backoff/2 + jitter(backoff/2)
-	if wait > c.opts.MaxRetryWait {
-		wait = c.opts.MaxRetryWait
-	}
-	return wait, true
-}
+// sleep waits d or until ctx ends (between polls of an async report run).
+func sleep(ctx context.Context, d time.Duration) error { return apiclient.Sleep(ctx, d) }
 
-func jitter(d time.Duration) time.Duration {
-	if d <= 0 {
-		return 0
-	}
-	return rand.N(d + 1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// send makes one HTTP request and counts it as a source call.
+// send makes one HTTP request (counted as a source call by c.client).
 func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
 	u, err := c.url(r)
 	if err != nil {
@@ -149,7 +86,6 @@ func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "adsmcp")
-	source.CountCall(ctx)
 	start := time.Now()
 	resp, err := c.client.Do(req)
 	if err != nil {

@@ -17,10 +17,9 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
@@ -99,12 +98,12 @@ type Options struct {
 
 // Connector is the Meta Marketing API connector; it implements live.Connector.
 type Connector struct {
-	opts    Options
-	base    *url.URL
-	client  *http.Client
-	limiter *rate.Limiter // shared by all workers: bursts of about one second's worth
-	log     *slog.Logger
-	proof   string // appsecret_proof, when an app secret is set
+	opts   Options
+	base   *url.URL
+	client *http.Client      // counts every request in source_calls
+	api    *apiclient.Client // rate limit and retries, shared by all workers
+	log    *slog.Logger
+	proof  string // appsecret_proof, when an app secret is set
 }
 
 var _ live.Connector = (*Connector)(nil)
@@ -151,18 +150,9 @@ func New(opts Options) (*Connector, error) {
 	if opts.RequestsPerSecond <= 0 {
 		opts.RequestsPerSecond = DefaultRequestsPerSecond
 	}
-	switch {
-	case opts.MaxRetries == 0:
-		opts.MaxRetries = DefaultMaxRetries
-	case opts.MaxRetries < 0:
-		opts.MaxRetries = 0
-	}
-	if opts.RetryBaseDelay <= 0 {
-		opts.RetryBaseDelay = DefaultRetryBaseDelay
-	}
-	if opts.MaxRetryWait <= 0 {
-		opts.MaxRetryWait = DefaultMaxRetryWait
-	}
+	policy := apiclient.Policy{MaxRetries: opts.MaxRetries, BaseDelay: opts.RetryBaseDelay, MaxWait: opts.MaxRetryWait}.
+		Or(apiclient.Policy{MaxRetries: DefaultMaxRetries, BaseDelay: DefaultRetryBaseDelay, MaxWait: DefaultMaxRetryWait})
+	opts.MaxRetries, opts.RetryBaseDelay, opts.MaxRetryWait = policy.MaxRetries, policy.BaseDelay, policy.MaxWait
 	if opts.AsyncRows == 0 {
 		opts.AsyncRows = DefaultAsyncRows
 	}
@@ -172,14 +162,13 @@ func New(opts Options) (*Connector, error) {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	c := &Connector{opts: opts, base: base, client: opts.HTTPClient, log: opts.Logger,
-		limiter: rate.NewLimiter(rate.Limit(opts.RequestsPerSecond), max(1, int(opts.RequestsPerSecond)))}
-	if c.client == nil {
-		c.client = &http.Client{}
-	}
+	c := &Connector{opts: opts, base: base, client: apiclient.CountingClient(opts.HTTPClient), log: opts.Logger}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
+	// Bursts of about one second's worth of requests (the Burst default).
+	c.api = apiclient.New(apiclient.Options{Name: "meta", RequestsPerSecond: opts.RequestsPerSecond,
+		Policy: policy, Classify: retryVerdict, Logger: c.log, Redact: c.redact})
 	if opts.AppSecret != "" {
 		c.proof = appSecretProof(opts.AccessToken, opts.AppSecret)
 	}
