@@ -26,7 +26,7 @@ var columns = map[string][]string{
 	"adsets":    {"adset_id", "campaign_id", "account_id", "adset_name"},
 	"ads":       {"ad_id", "adset_id", "campaign_id", "account_id", "ad_name"},
 	"facts":     factColumns(),
-	"reach": {"level", "object_id", "account_id", "grain", "period_start", "reach"},
+	"reach":     {"level", "object_id", "account_id", "grain", "period_start", "reach"},
 }
 
 // batch is how many rows are buffered before one COPY.

@@ -133,22 +133,22 @@ type sums [catalog.NumMeasures]float64
 // outRow is an Insights row in the API's format: numbers as strings, fields
 // the request did not ask for left out.
 type outRow struct {
-	AccountID         string      `json:"account_id,omitempty"`
-	AccountName       string      `json:"account_name,omitempty"`
-	AccountCurrency   string      `json:"account_currency,omitempty"`
-	CampaignID        string      `json:"campaign_id,omitempty"`
-	CampaignName      string      `json:"campaign_name,omitempty"`
-	AdSetID           string      `json:"adset_id,omitempty"`
-	AdSetName         string      `json:"adset_name,omitempty"`
-	AdID              string      `json:"ad_id,omitempty"`
-	AdName            string      `json:"ad_name,omitempty"`
-	Objective         string      `json:"objective,omitempty"`
-	DateStart         string      `json:"date_start"`
-	DateStop          string      `json:"date_stop"`
-	Country           string      `json:"country,omitempty"`
-	ImpressionDevice  string      `json:"impression_device,omitempty"`
-	DevicePlatform    string      `json:"device_platform,omitempty"`
-	PublisherPlatform string      `json:"publisher_platform,omitempty"`
+	AccountID         string `json:"account_id,omitempty"`
+	AccountName       string `json:"account_name,omitempty"`
+	AccountCurrency   string `json:"account_currency,omitempty"`
+	CampaignID        string `json:"campaign_id,omitempty"`
+	CampaignName      string `json:"campaign_name,omitempty"`
+	AdSetID           string `json:"adset_id,omitempty"`
+	AdSetName         string `json:"adset_name,omitempty"`
+	AdID              string `json:"ad_id,omitempty"`
+	AdName            string `json:"ad_name,omitempty"`
+	Objective         string `json:"objective,omitempty"`
+	DateStart         string `json:"date_start"`
+	DateStop          string `json:"date_stop"`
+	Country           string `json:"country,omitempty"`
+	ImpressionDevice  string `json:"impression_device,omitempty"`
+	DevicePlatform    string `json:"device_platform,omitempty"`
+	PublisherPlatform string `json:"publisher_platform,omitempty"`
 
 	// metrics are the metric fields (spend, actions, reach, …) by name, as the
 	// catalog says Meta gives each metric.
