@@ -1,5 +1,7 @@
 package catalog
 
+import "maps"
+
 var all = []string{MetaAds, GoogleAds, TikTokAds}
 
 // fields is the catalog. Dimensions first, then metrics; docs/contract.md §3 is the spec.
@@ -143,12 +145,11 @@ func (f Field) google(g GoogleFetch) Field { f.Google = &g; return f }
 
 // export adds how one platform's report export titles the metric.
 func (f Field) export(platform string, e Export) Field {
-	m := make(map[string]Export, len(f.Exports)+1)
-	for k, v := range f.Exports {
-		m[k] = v
+	f.Exports = maps.Clone(f.Exports)
+	if f.Exports == nil {
+		f.Exports = map[string]Export{}
 	}
-	m[platform] = e
-	f.Exports = m
+	f.Exports[platform] = e
 	return f
 }
 
