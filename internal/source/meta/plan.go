@@ -29,6 +29,15 @@ func (l level) String() string { return [...]string{"account", "campaign", "adse
 // reachField is the Insights field of reach (the catalog's).
 var reachField = catalog.MustLookup("reach").Meta.Field
 
+// insightsField is the Insights field behind a stored metric, as the catalog
+// says ("" for anything else).
+func insightsField(name string) string {
+	if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.Meta != nil {
+		return f.Meta.Field
+	}
+	return ""
+}
+
 // filterFields are the dimensions whose filters are also sent to Meta as
 // filtering (IDs only: their matching cannot differ from the warehouse's
 // case-insensitive text matching). Every filter is applied again to the
@@ -83,9 +92,8 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 	}
 	var metricFieldList []string
 	addMetric := func(name string) {
-		// The Insights field behind a stored metric, as the catalog says.
-		if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.Meta != nil && !slices.Contains(metricFieldList, f.Meta.Field) {
-			metricFieldList = append(metricFieldList, f.Meta.Field)
+		if mf := insightsField(name); mf != "" && !slices.Contains(metricFieldList, mf) {
+			metricFieldList = append(metricFieldList, mf)
 		}
 	}
 	for _, m := range used {
