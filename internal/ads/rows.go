@@ -1,14 +1,18 @@
 package ads
 
-import "time"
+import (
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
 
 // The warehouse's rows: what a source of ad data is made of, whether generated
 // (the demo dataset), fetched from an ad platform's API, or imported. Loaders
 // take them through a Sink.
 
-// NotReported is the LinkClicks value of a fact whose platform does not report link
-// clicks (Google, TikTok): the warehouse stores it as NULL, not 0.
-const NotReported int64 = -1
+// NotReported is the value of a measure the fact's platform does not report (link
+// clicks on Google and TikTok): the warehouse stores it as NULL, not 0.
+const NotReported = -1
 
 // Campaign is one row of table campaigns.
 type Campaign struct {
@@ -45,8 +49,7 @@ type Ad struct {
 }
 
 // Fact is one row of table facts: one ad on one day in one country on one device.
-// Empty strings are NULL (dimension artifacts, see PRODUCT.md §5 step 1). Money is in
-// micros of the account's currency, always whole cents (multiples of 10,000).
+// Empty strings are NULL (dimension artifacts, see docs/contract.md §5 step 1).
 type Fact struct {
 	Date              time.Time // UTC midnight of the account's civil date
 	AccountID         string
@@ -57,18 +60,20 @@ type Fact struct {
 	Device            string // mobile, desktop, tablet
 	PublisherPlatform string
 
-	SpendMicros int64
-	Impressions int64
-	Clicks      int64
-	// LinkClicks is NotReported (-1, stored as NULL) on platforms without link
-	// clicks: only Meta reports them.
-	LinkClicks int64
-	// Conversions are integers on Meta and TikTok; Google's may be fractional, but
-	// only in quarters, which binary floating point holds exactly, so sums are exact.
-	Conversions           float64
-	ConversionValueMicros int64
-	VideoViews            int64
+	// Measures are the additive metrics, indexed by catalog.Measure, so that a new
+	// metric is a catalog entry, not a new field and code path in every producer
+	// and loader. Each holds a value of its column's kind (catalog.Storage):
+	// money in micros of the account's currency, always whole cents (multiples of
+	// 10,000); counts whole; doubles as reported (Google's conversions may be
+	// fractional, but only in quarters in the demo data, which binary floating
+	// point holds exactly, so sums are exact). Whole numbers are exact in a
+	// float64 up to 2^53 (9e15 micros, 9 billion currency units in one row).
+	// NotReported where the platform does not report the measure.
+	Measures [catalog.NumMeasures]float64
 }
+
+// Reported reports whether the fact's platform reports measure m.
+func (f *Fact) Reported(m catalog.Measure) bool { return f.Measures[m] != NotReported }
 
 // Reach is one row of table reach: distinct people reached by one object (the
 // account or a campaign) over one period of one grain.

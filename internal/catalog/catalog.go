@@ -95,6 +95,21 @@ type Field struct {
 	Platforms   []string `json:"platforms"`
 	Synonyms    []string `json:"synonyms,omitempty"`
 	Level       Level    `json:"-"`
+
+	// Storage is where a Sum metric is stored in the facts table; nil for every
+	// other field. SQL, loaders and producers read it (docs/contract.md §3).
+	Storage *Storage `json:"-"`
+	// Distinct, on a non-additive metric that counts distinct people (reach), is
+	// its column in table reach, stored per object and grain: it is read at the
+	// grain asked for, never summed. A non-additive metric without it derives
+	// from one that has it (frequency = impressions / reach).
+	Distinct string `json:"-"`
+	// Meta and Google say how each platform's API gives the metric, Exports how
+	// each platform's report export titles it (keyed by ExportMeta,
+	// ExportGoogle); nil or absent where the platform does not report it.
+	Meta    *MetaFetch        `json:"-"`
+	Google  *GoogleFetch      `json:"-"`
+	Exports map[string]Export `json:"-"`
 }
 
 // IsMetric reports whether the field is a metric.

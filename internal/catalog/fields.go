@@ -1,8 +1,10 @@
 package catalog
 
+import "maps"
+
 var all = []string{MetaAds, GoogleAds, TikTokAds}
 
-// fields is the catalog. Dimensions first, then metrics; PRODUCT.md §3 is the spec.
+// fields is the catalog. Dimensions first, then metrics; docs/contract.md §3 is the spec.
 var fields = []Field{
 	// Dimensions.
 	dim("platform", "Platform", "Ad platform: meta_ads, google_ads or tiktok_ads.", LevelAccount, UnitText, all,
@@ -35,21 +37,58 @@ var fields = []Field{
 	dim("publisher_platform", "Publisher platform", "Where the ad ran inside the platform (facebook, instagram, search, youtube, tiktok…).", LevelBreakdown, UnitText, all,
 		"publisher", "publisher_platforms", "placement_platform", "network_type", "ad_network_type"),
 
-	// Additive metrics.
+	// Additive metrics: each is stored once (stored) and says how every platform
+	// reports it (meta, google, exports); see storage.go and fetch.go.
 	sum("spend", "Spend", "Amount spent, in the account's currency.", Money, all,
-		"cost", "amount_spent", "spent", "ad_spend", "costs", "media_cost"),
+		"cost", "amount_spent", "spent", "ad_spend", "costs", "media_cost").
+		stored(Spend, "spend_micros", Micros).
+		meta(MetaFetch{Field: "spend"}).
+		google(GoogleFetch{Field: "metrics.cost_micros", Value: GoogleInt64}).
+		export(ExportMeta, Export{EN: names("amount spent"), ES: names("importe gastado")}).
+		export(ExportGoogle, Export{EN: names("cost"), ES: names("coste", "costo")}),
 	sum("impressions", "Impressions", "Times ads were shown.", Count, all,
-		"impr", "imps", "views_impressions"),
+		"impr", "imps", "views_impressions").
+		stored(Impressions, "impressions", Integer).
+		meta(MetaFetch{Field: "impressions"}).
+		google(GoogleFetch{Field: "metrics.impressions", Value: GoogleInt64}).
+		export(ExportMeta, Export{EN: names("impressions"), ES: names("impresiones")}).
+		export(ExportGoogle, Export{EN: names("impressions", "impr."), ES: names("impresiones", "impr.")}),
 	sum("clicks", "Clicks", "All clicks on ads.", Count, all,
-		"all_clicks", "total_clicks"),
+		"all_clicks", "total_clicks").
+		stored(Clicks, "clicks", Integer).
+		meta(MetaFetch{Field: "clicks"}).
+		google(GoogleFetch{Field: "metrics.clicks", Value: GoogleInt64}).
+		export(ExportMeta, Export{EN: names("clicks (all)"), ES: names("clics (todos)")}).
+		export(ExportGoogle, Export{EN: names("clicks"), ES: names("clics")}),
 	sum("link_clicks", "Link clicks", "Clicks on links that lead to the advertiser's destination (Meta).", Count, []string{MetaAds},
-		"inline_link_clicks", "link_click"),
+		"inline_link_clicks", "link_click").
+		stored(LinkClicks, "link_clicks", Integer).
+		meta(MetaFetch{Field: "inline_link_clicks"}).
+		export(ExportMeta, Export{EN: names("link clicks"), ES: names("clics en el enlace")}),
 	sum("conversions", "Conversions", "Conversions (Meta: purchases by default), as the platform attributes them.", Count, all,
-		"purchases", "results", "conv", "actions", "total_conversions"),
+		"purchases", "results", "conv", "actions", "total_conversions").
+		stored(Conversions, "conversions", Double).
+		meta(MetaFetch{Field: "actions", Conversions: true}).
+		google(GoogleFetch{Field: "metrics.conversions", Value: GoogleDouble}).
+		export(ExportMeta, Export{EN: names("purchases", "website purchases"), ES: names("compras", "compras en el sitio web"),
+			Whole: true, Name: "purchases"}).
+		export(ExportGoogle, Export{EN: names("conversions"), ES: names("conversiones")}),
 	sum("conversion_value", "Conversion value", "Value of conversions, in the account's currency.", Money, all,
-		"revenue", "purchase_value", "conversions_value", "conv_value", "action_values", "sales"),
+		"revenue", "purchase_value", "conversions_value", "conv_value", "action_values", "sales").
+		stored(ConversionValue, "conversion_value_micros", Micros).
+		meta(MetaFetch{Field: "action_values", Conversions: true}).
+		google(GoogleFetch{Field: "metrics.conversions_value", Value: GoogleDouble}).
+		export(ExportMeta, Export{EN: names("purchases conversion value", "website purchases conversion value", "purchase conversion value"),
+			ES: names("valor de conversion de compras", "valor de conversion de las compras"), Name: "purchase value"}).
+		export(ExportGoogle, Export{EN: names("conv. value", "conversion value", "conversions value"),
+			ES: names("valor de conv.", "valor de conversion", "valor de las conversiones")}),
 	sum("video_views", "Video views", "Video views as the platform counts them.", Count, all,
-		"video_plays", "views", "video_view"),
+		"video_plays", "views", "video_view").
+		stored(VideoViews, "video_views", Integer).
+		meta(MetaFetch{Field: "actions", Action: "video_view"}).
+		google(GoogleFetch{Field: "metrics.video_trueview_views", Value: GoogleInt64}).
+		export(ExportMeta, Export{EN: names("3-second video plays", "video plays"), ES: names("reproducciones de video de 3 segundos")}).
+		export(ExportGoogle, Export{EN: names("views", "video views"), ES: names("visualizaciones", "reproducciones")}),
 
 	// Ratio metrics: always recomputed from summed parts.
 	ratio("ctr", "CTR", "Click-through rate: clicks / impressions × 100.", Percent, "clicks", "impressions", 100, all,
@@ -68,7 +107,8 @@ var fields = []Field{
 	// Non-additive metrics: distinct people; never summed across days or objects.
 	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
-		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}},
+		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}, Distinct: "reach",
+		Meta: &MetaFetch{Field: "reach"}, Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}}},
 	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
 		Unit: Multiple, Platforms: []string{MetaAds, TikTokAds},
@@ -90,3 +130,27 @@ func ratio(name, label, desc string, unit Unit, num, den string, scale float64, 
 		Aggregation: Ratio, Numerator: num, Denominator: den, Scale: scale, Unit: unit,
 		Platforms: platforms, Synonyms: synonyms}
 }
+
+// stored says where a Sum metric is stored.
+func (f Field) stored(m Measure, column string, kind ColumnKind) Field {
+	f.Storage = &Storage{Measure: m, Column: column, Kind: kind}
+	return f
+}
+
+// meta says how Meta's Insights report gives the metric.
+func (f Field) meta(m MetaFetch) Field { f.Meta = &m; return f }
+
+// google says how the Google Ads API gives the metric.
+func (f Field) google(g GoogleFetch) Field { f.Google = &g; return f }
+
+// export adds how one platform's report export titles the metric.
+func (f Field) export(platform string, e Export) Field {
+	f.Exports = maps.Clone(f.Exports)
+	if f.Exports == nil {
+		f.Exports = map[string]Export{}
+	}
+	f.Exports[platform] = e
+	return f
+}
+
+func names(n ...string) []string { return n }

@@ -34,7 +34,7 @@ const DefaultSeed uint64 = 20240601
 // DefaultDays is two years of daily data.
 const DefaultDays = 730
 
-// NotReported is the LinkClicks value of a fact whose platform does not report link clicks.
+// NotReported is the value of a measure a fact's platform does not report (link clicks on Google and TikTok).
 const NotReported = ads.NotReported
 
 // Config chooses the dataset. Same Config ⇒ same data.

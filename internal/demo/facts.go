@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // Device effects relative to mobile: desktops cost more per impression and convert
@@ -27,12 +29,16 @@ type accountGen struct {
 	art   *rand.Rand   // the account's dimension artifacts
 	imps  [][]int64    // imps[campaign][day], Meta and TikTok only
 	batch []Fact
+	// reports says which measures the account's platform reports (the catalog's
+	// Platforms); the others are NotReported.
+	reports [catalog.NumMeasures]bool
 }
 
 // facts generates the account's facts in date order, handing full batches to emit,
 // and returns its reach rows.
 func (p *plan) facts(ctx context.Context, a *accountPlan, emit func([]Fact) error, newBatch func() []Fact) ([]reachRow, error) {
-	g := &accountGen{p: p, a: a, art: newRand(p.cfg.Seed, tagArtifacts, a.key), batch: newBatch()}
+	g := &accountGen{p: p, a: a, art: newRand(p.cfg.Seed, tagArtifacts, a.key), batch: newBatch(),
+		reports: reportedMeasures(a.spec.Platform)}
 	withReach := a.spec.Platform != googleAds
 	for _, c := range a.campaigns {
 		g.rands = append(g.rands, newRand(p.cfg.Seed, tagFacts, a.key, uint64(c.idx)))
@@ -124,7 +130,7 @@ func (g *accountGen) day(d int) {
 						}
 						f.Date, f.AccountID, f.CampaignID, f.AdSetID, f.AdID = date, c.AccountID, c.CampaignID, s.AdSetID, ad.AdID
 						f.Country, f.Device, f.PublisherPlatform = country, devices[dev], ad.pub.name
-						campImps += f.Impressions
+						campImps += int64(f.Measures[catalog.Impressions])
 					}
 				}
 			}
@@ -137,10 +143,10 @@ func (g *accountGen) day(d int) {
 	if spec.zero {
 		for i := start; i < len(g.batch); i++ {
 			f := &g.batch[i]
-			f.SpendMicros, f.Impressions, f.Clicks = 0, 0, 0
-			f.Conversions, f.ConversionValueMicros, f.VideoViews = 0, 0, 0
-			if f.LinkClicks != NotReported {
-				f.LinkClicks = 0
+			for m := range f.Measures {
+				if f.Measures[m] != NotReported {
+					f.Measures[m] = 0
+				}
 			}
 		}
 	}
@@ -160,28 +166,42 @@ func (g *accountGen) row(r *rand.Rand, c *campaignPlan, spend float64, dev int, 
 	}
 	g.batch = append(g.batch, Fact{})
 	f := &g.batch[len(g.batch)-1]
-	f.SpendMicros = cents(spend)
-	f.Impressions = imps
-	f.Clicks = stochRound(r, float64(imps)*math.Min(1, perf.ctr*deviceCTR[dev]*lognormal(r, 0.15)))
-	f.LinkClicks = NotReported
-	if spec.Platform == metaAds {
-		f.LinkClicks = stochRound(r, float64(f.Clicks)*perf.linkShare)
+	m := &f.Measures
+	m[catalog.Spend] = float64(cents(spend))
+	m[catalog.Impressions] = float64(imps)
+	clicks := stochRound(r, float64(imps)*math.Min(1, perf.ctr*deviceCTR[dev]*lognormal(r, 0.15)))
+	m[catalog.Clicks] = float64(clicks)
+	m[catalog.LinkClicks] = NotReported
+	if g.reports[catalog.LinkClicks] {
+		m[catalog.LinkClicks] = float64(stochRound(r, float64(clicks)*perf.linkShare))
 	}
 	cvr := math.Min(1, perf.cvr*cvrSeason*deviceCVR[dev])
+	var conv float64
 	if spec.Platform == googleAds {
 		// Google attributes fractional conversions (data-driven attribution); we keep
 		// quarters so that every sum is exact in float64.
-		f.Conversions = float64(stochRound(r, float64(f.Clicks)*cvr*4)) / 4
+		conv = float64(stochRound(r, float64(clicks)*cvr*4)) / 4
 	} else {
-		f.Conversions = float64(stochRound(r, float64(f.Clicks)*cvr))
+		conv = float64(stochRound(r, float64(clicks)*cvr))
 	}
-	if f.Conversions > 0 {
-		f.ConversionValueMicros = cents(f.Conversions * perf.aov * aovSeason * spec.fx * lognormal(r, 0.25))
+	m[catalog.Conversions] = conv
+	if conv > 0 {
+		m[catalog.ConversionValue] = float64(cents(conv * perf.aov * aovSeason * spec.fx * lognormal(r, 0.25)))
 	}
 	if perf.views > 0 {
-		f.VideoViews = stochRound(r, float64(imps)*perf.views)
+		m[catalog.VideoViews] = float64(stochRound(r, float64(imps)*perf.views))
 	}
 	return f
+}
+
+// reportedMeasures says which measures a platform reports: those whose metric
+// lists the platform in the catalog.
+func reportedMeasures(platform string) [catalog.NumMeasures]bool {
+	var out [catalog.NumMeasures]bool
+	for m, f := range catalog.Measures() {
+		out[m] = f.HasPlatform(platform)
+	}
+	return out
 }
 
 // artifacts appends day d's rows with empty dimensions — what APIs return for
@@ -204,15 +224,18 @@ func (g *accountGen) artifacts(d, start int) {
 		default: // object known, country and device unknown
 			f.CampaignID, f.AdSetID, f.AdID, f.PublisherPlatform = src.CampaignID, src.AdSetID, src.AdID, src.PublisherPlatform
 		}
-		f.Impressions = 1 + r.Int64N(300)
-		f.SpendMicros = cents(float64(f.Impressions) / 1000 * 6 * spec.fx * between(r, 0.5, 1.5))
-		f.Clicks = stochRound(r, float64(f.Impressions)*0.008)
-		f.LinkClicks = NotReported
-		if spec.Platform == metaAds {
-			f.LinkClicks = stochRound(r, float64(f.Clicks)*0.6)
+		m := &f.Measures
+		imps := 1 + r.Int64N(300)
+		m[catalog.Impressions] = float64(imps)
+		m[catalog.Spend] = float64(cents(float64(imps) / 1000 * 6 * spec.fx * between(r, 0.5, 1.5)))
+		clicks := stochRound(r, float64(imps)*0.008)
+		m[catalog.Clicks] = float64(clicks)
+		m[catalog.LinkClicks] = NotReported
+		if g.reports[catalog.LinkClicks] {
+			m[catalog.LinkClicks] = float64(stochRound(r, float64(clicks)*0.6))
 		}
 		if spec.Platform != googleAds {
-			f.VideoViews = stochRound(r, float64(f.Impressions)*0.1)
+			m[catalog.VideoViews] = float64(stochRound(r, float64(imps)*0.1))
 		}
 		g.batch = append(g.batch, f)
 	}

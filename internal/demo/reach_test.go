@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"testing"
 	"time"
 )
@@ -30,9 +31,9 @@ func TestReachConsistency(t *testing.T) {
 	imps := map[dayKey]int64{}
 	for i := range s.facts {
 		f := &s.facts[i]
-		imps[dayKey{f.AccountID, f.Date}] += f.Impressions
+		imps[dayKey{f.AccountID, f.Date}] += int64(f.Measures[catalog.Impressions])
 		if f.CampaignID != "" {
-			imps[dayKey{f.CampaignID, f.Date}] += f.Impressions
+			imps[dayKey{f.CampaignID, f.Date}] += int64(f.Measures[catalog.Impressions])
 		}
 	}
 	reach := map[reachKey]int64{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"hash"
 	"math"
 	"runtime"
@@ -174,10 +175,10 @@ func (s *tableSink) Fact(f *Fact) error {
 	for _, x := range []string{f.AccountID, f.CampaignID, f.AdSetID, f.AdID, f.Country, f.Device, f.PublisherPlatform} {
 		b = append(append(b, ' '), x...)
 	}
-	for _, x := range []int64{f.SpendMicros, f.Impressions, f.Clicks, f.LinkClicks, f.ConversionValueMicros, f.VideoViews} {
-		b = strconv.AppendInt(append(b, ' '), x, 10)
+	for _, m := range []catalog.Measure{catalog.Spend, catalog.Impressions, catalog.Clicks, catalog.LinkClicks, catalog.ConversionValue, catalog.VideoViews} {
+		b = strconv.AppendInt(append(b, ' '), int64(f.Measures[m]), 10)
 	}
-	b = strconv.AppendFloat(append(b, ' '), f.Conversions, 'g', -1, 64)
+	b = strconv.AppendFloat(append(b, ' '), f.Measures[catalog.Conversions], 'g', -1, 64)
 	return s.write("facts", append(b, '\n'))
 }
 

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"math"
 	"slices"
 	"strings"
@@ -110,7 +111,7 @@ func TestFacts(t *testing.T) {
 			per[f.AccountID] = a
 		}
 		a.rows++
-		if f.SpendMicros != 0 || f.Impressions != 0 || f.Clicks != 0 || f.Conversions != 0 || f.ConversionValueMicros != 0 || f.VideoViews != 0 || f.LinkClicks > 0 {
+		if f.Measures[catalog.Spend] != 0 || f.Measures[catalog.Impressions] != 0 || f.Measures[catalog.Clicks] != 0 || f.Measures[catalog.Conversions] != 0 || f.Measures[catalog.ConversionValue] != 0 || f.Measures[catalog.VideoViews] != 0 || f.Measures[catalog.LinkClicks] > 0 {
 			a.nonZero++
 		}
 		// Date range and physical order (account, then date).
@@ -159,26 +160,26 @@ func TestFacts(t *testing.T) {
 			t.Fatalf("publisher %q on %s", f.PublisherPlatform, platform[f.AccountID])
 		}
 		// Metrics.
-		if f.SpendMicros%10_000 != 0 || f.ConversionValueMicros%10_000 != 0 {
+		if int64(f.Measures[catalog.Spend])%10_000 != 0 || int64(f.Measures[catalog.ConversionValue])%10_000 != 0 {
 			t.Fatalf("money not in whole cents: %+v", f)
 		}
-		if f.SpendMicros < 0 || f.Impressions < 0 || f.Clicks > f.Impressions || f.LinkClicks > f.Clicks || f.Conversions > float64(f.Clicks) || f.VideoViews > f.Impressions {
+		if f.Measures[catalog.Spend] < 0 || f.Measures[catalog.Impressions] < 0 || f.Measures[catalog.Clicks] > f.Measures[catalog.Impressions] || f.Measures[catalog.LinkClicks] > f.Measures[catalog.Clicks] || f.Measures[catalog.Conversions] > float64(f.Measures[catalog.Clicks]) || f.Measures[catalog.VideoViews] > f.Measures[catalog.Impressions] {
 			t.Fatalf("inconsistent metrics: %+v", f)
 		}
 		switch platform[f.AccountID] {
 		case googleAds:
-			if f.LinkClicks != NotReported {
+			if f.Measures[catalog.LinkClicks] != NotReported {
 				t.Fatalf("Google fact with link clicks: %+v", f)
 			}
-			if f.Conversions*4 != math.Trunc(f.Conversions*4) {
-				t.Fatalf("Google conversions %v not in quarters", f.Conversions)
+			if f.Measures[catalog.Conversions]*4 != math.Trunc(f.Measures[catalog.Conversions]*4) {
+				t.Fatalf("Google conversions %v not in quarters", f.Measures[catalog.Conversions])
 			}
 		case metaAds:
-			if f.LinkClicks < 0 || f.Conversions != math.Trunc(f.Conversions) {
+			if f.Measures[catalog.LinkClicks] < 0 || f.Measures[catalog.Conversions] != math.Trunc(f.Measures[catalog.Conversions]) {
 				t.Fatalf("Meta fact without link clicks or with fractional conversions: %+v", f)
 			}
 		case tiktokAds:
-			if f.LinkClicks != NotReported || f.Conversions != math.Trunc(f.Conversions) {
+			if f.Measures[catalog.LinkClicks] != NotReported || f.Measures[catalog.Conversions] != math.Trunc(f.Measures[catalog.Conversions]) {
 				t.Fatalf("TikTok fact with link clicks or fractional conversions: %+v", f)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // factKey is what makes a fact: the warehouse's finest grain.
@@ -19,7 +20,27 @@ type factKey struct {
 
 // build turns the parsed lines into the warehouse's rows and fills the report.
 func (p *parser) build(ex *Export, rows []row, totals []totalsRow) error {
-	rep := p.rep
+	if err := p.dateRange(ex, rows); err != nil {
+		return err
+	}
+	b := newBuilder(p, ex, len(rows))
+	for i := range rows {
+		if err := b.add(&rows[i]); err != nil {
+			return err
+		}
+	}
+	// Facts, in the order the warehouse wants them.
+	slices.SortFunc(ex.Facts, compareFacts)
+	b.addReach()
+	b.noteMerged()
+	p.checkTotals(totals, b.spendSum)
+	b.finishObjects()
+	return nil
+}
+
+// dateRange sets the dates the file covers: its stated range, else its first to
+// its last day. A row outside a stated range is an error.
+func (p *parser) dateRange(ex *Export, rows []row) error {
 	if len(rows) == 0 && p.periodLine > 0 {
 		return p.errAt(p.periodLine, 0, "", "the lines cover several days each; the warehouse stores days and cannot split a period's totals into them",
 			dayFix(p.platform))
@@ -28,8 +49,6 @@ func (p *parser) build(ex *Export, rows []row, totals []totalsRow) error {
 		return &Error{File: p.file, Line: p.header.line(), Reason: "no data rows after the header",
 			Fix: "export a period with delivery, or check that the file is the report itself"}
 	}
-
-	// The dates covered: the stated range, else the first to the last day.
 	first, last := p.declaredFirst, p.declaredLast
 	if first.IsZero() {
 		first, last = rows[0].day, rows[0].day
@@ -54,219 +73,283 @@ func (p *parser) build(ex *Export, rows []row, totals []totalsRow) error {
 		}
 	}
 	ex.First, ex.Last = first, last
-	rep.First, rep.Last = first.Format(time.DateOnly), last.Format(time.DateOnly)
+	p.rep.First, p.rep.Last = first.Format(time.DateOnly), last.Format(time.DateOnly)
+	return nil
+}
 
-	accounts := map[string]*Account{}
-	campaigns := map[string]*ads.Campaign{}
-	campaignDay := map[string]time.Time{} // the day a campaign's name and attributes were last set
-	started := map[string]bool{}          // the campaign's StartDate is a day of delivery
-	adsets := map[string]*ads.AdSet{}
-	adList := map[string]*ads.Ad{}
-	facts := make(map[factKey]int, len(rows)) // index in ex.Facts
-	ex.Facts = make([]ads.Fact, 0, len(rows))
-	reach := map[factKey]int64{}
-	merged := map[factKey]bool{}
-	mergedLines := 0
-	var nonConv []string
-	nonConvRows := 0
-	var spendSum int64
-	derived := map[string]string{}
-	derive := func(names ...string) string {
-		key := strings.Join(names, "\x00")
-		id, ok := derived[key]
-		if !ok {
-			id = DeriveID(p.platform, names[0], names[1:]...)
-			derived[key] = id
-		}
-		return id
-	}
+// builder accumulates the rows of an export line by line.
+type builder struct {
+	p   *parser
+	ex  *Export
+	rep *Report
 
-	// Reach is exact only where a line is a whole account or campaign on one day.
-	reachWhy := ""
+	accounts    map[string]*Account
+	campaigns   map[string]*ads.Campaign
+	campaignDay map[string]time.Time // the day a campaign's name and attributes were last set
+	started     map[string]bool      // the campaign's StartDate is a day of delivery
+	adsets      map[string]*ads.AdSet
+	ads         map[string]*ads.Ad
+	facts       map[factKey]int // index in ex.Facts
+	derived     map[string]string
+
+	reach       map[factKey]int64
+	keepReach   bool
+	reachWhy    string // why reach is not imported, when the file has it
+	merged      map[factKey]bool
+	mergedLines int
+	nonConv     []string // result types that are not conversions
+	nonConvRows int
+	spendSum    int64
+}
+
+func newBuilder(p *parser, ex *Export, rows int) *builder {
+	b := &builder{p: p, ex: ex, rep: p.rep,
+		accounts: map[string]*Account{}, campaigns: map[string]*ads.Campaign{}, campaignDay: map[string]time.Time{},
+		started: map[string]bool{}, adsets: map[string]*ads.AdSet{}, ads: map[string]*ads.Ad{},
+		facts: make(map[factKey]int, rows), derived: map[string]string{},
+		reach: map[factKey]int64{}, merged: map[factKey]bool{}}
+	ex.Facts = make([]ads.Fact, 0, rows)
+	b.reachWhy = p.reachWhy()
+	b.keepReach = p.has(colReach) && b.reachWhy == ""
+	return b
+}
+
+// reachWhy says why the file's reach cannot be imported ("" when it can, or the
+// file has none): reach is exact only where a line is a whole account or
+// campaign on one day.
+func (p *parser) reachWhy() string {
 	switch {
 	case !p.has(colReach):
 	case p.platform != Meta:
-		reachWhy = "Google Ads does not report reach"
+		return "Google Ads does not report reach"
 	case p.rep.Level == "adset" || p.rep.Level == "ad":
-		reachWhy = "the rows are " + map[string]string{"adset": "ad sets", "ad": "ads"}[p.rep.Level] +
+		return "the rows are " + map[string]string{"adset": "ad sets", "ad": "ads"}[p.rep.Level] +
 			", and reach (distinct people) is stored per account and per campaign only: it cannot be summed up to them"
 	case p.has(colCountry) || p.has(colDevice) || p.has(colPublisher) || len(p.breakdowns) > 0:
-		reachWhy = "the rows are broken down (country, device, age…), and reach of the parts cannot be summed"
+		return "the rows are broken down (country, device, age…), and reach of the parts cannot be summed"
 	}
-	keepReach := p.has(colReach) && reachWhy == ""
+	return ""
+}
 
-	for _, r := range rows {
-		spendSum += r.spend
-		a := accounts[r.accountID]
-		if a == nil {
-			a = &Account{Account: ads.Account{AccountID: r.accountID, Platform: p.platform, AccountName: r.accountName,
-				Currency: r.currency, Timezone: p.opt.Timezone, Status: "ACTIVE"}}
-			a.NameKnown = r.accountName != ""
-			a.TimezoneKnown = a.Timezone != ""
-			accounts[r.accountID] = a
-		}
-		if a.Currency != r.currency {
-			return p.errAt(r.line, p.colNumber(colCurrency), r.currency,
-				fmt.Sprintf("account %s is in %s on an earlier line", r.accountID, a.Currency), "an account has one currency: export the report again")
-		}
-		if !a.NameKnown && r.accountName != "" {
-			a.AccountName, a.NameKnown = r.accountName, true
-		}
+// derive is DeriveID, remembered.
+func (b *builder) derive(names ...string) string {
+	key := strings.Join(names, "\x00")
+	id, ok := b.derived[key]
+	if !ok {
+		id = DeriveID(b.p.platform, names[0], names[1:]...)
+		b.derived[key] = id
+	}
+	return id
+}
 
-		var cid, sid, adid string
-		if r.campaignID != "" || r.campaignName != "" {
-			cid = r.campaignID
-			if cid == "" {
-				cid = derive(r.accountID, r.campaignName)
-			}
-			c := campaigns[cid]
-			if c == nil {
-				c = &ads.Campaign{CampaignID: cid, AccountID: r.accountID, StartDate: r.day}
-				campaigns[cid] = c
-			}
-			if !started[cid] && r.day.Before(c.StartDate) {
-				c.StartDate = r.day
-			}
-			if !r.day.Before(campaignDay[cid]) {
-				campaignDay[cid] = r.day
-				if r.campaignName != "" {
-					c.Name = r.campaignName
-				}
-				if r.objective != "" {
-					c.Objective = r.objective
-				}
-				if r.status != "" {
-					c.Status = r.status
-				}
-			}
-			cname := cmp.Or(r.campaignName, r.campaignID)
-			if r.adsetID != "" || r.adsetName != "" {
-				sid = r.adsetID
-				if sid == "" {
-					sid = derive(r.accountID, cname, r.adsetName)
-				}
-				s := adsets[sid]
-				if s == nil {
-					s = &ads.AdSet{AdSetID: sid, CampaignID: cid, AccountID: r.accountID}
-					adsets[sid] = s
-				}
-				if r.adsetName != "" {
-					s.Name = r.adsetName
-				}
-				if r.adID != "" || r.adName != "" {
-					adid = r.adID
-					if adid == "" {
-						adid = derive(r.accountID, cname, cmp.Or(r.adsetName, r.adsetID), r.adName)
-					}
-					ad := adList[adid]
-					if ad == nil {
-						ad = &ads.Ad{AdID: adid, AdSetID: sid, CampaignID: cid, AccountID: r.accountID}
-						adList[adid] = ad
-					}
-					if r.adName != "" {
-						ad.Name = r.adName
-					}
-				}
-			}
+// add takes one line: its account and objects, then its metrics into a new fact
+// or summed into the fact of the same key.
+func (b *builder) add(r *row) error {
+	b.spendSum += int64(r.measures[catalog.Spend])
+	if err := b.account(r); err != nil {
+		return err
+	}
+	cid, sid, adid := b.objects(r)
+	if r.nonConversion != "" {
+		b.nonConvRows++
+		if !slices.Contains(b.nonConv, r.nonConversion) {
+			b.nonConv = append(b.nonConv, r.nonConversion)
 		}
+	}
+	if !r.active() {
+		b.rep.skip("no activity (every metric 0 or empty)", r.line)
+		return nil
+	}
+	if c := b.campaigns[cid]; c != nil && (!b.started[cid] || r.day.Before(c.StartDate)) {
+		c.StartDate, b.started[cid] = r.day, true // the first day of delivery
+	}
+	b.rep.RowsImported++
+	k := factKey{account: r.accountID, campaign: cid, adset: sid, ad: adid,
+		country: r.country, device: r.device, platform: r.platform, day: r.day.Unix()}
+	i, seen := b.facts[k]
+	if !seen {
+		b.facts[k] = len(b.ex.Facts)
+		b.ex.Facts = append(b.ex.Facts, ads.Fact{Date: r.day, AccountID: r.accountID, CampaignID: cid, AdSetID: sid, AdID: adid,
+			Country: r.country, Device: r.device, PublisherPlatform: r.platform, Measures: r.measures})
+		if b.keepReach && r.reach >= 0 {
+			b.reach[k] = r.reach
+		}
+		return nil
+	}
+	b.merged[k] = true
+	b.mergedLines++
+	f := &b.ex.Facts[i]
+	for m, v := range r.measures {
+		if v != ads.NotReported {
+			f.Measures[m] += v
+		}
+	}
+	return nil
+}
 
-		if r.nonConversion != "" {
-			nonConvRows++
-			if !slices.Contains(nonConv, r.nonConversion) {
-				nonConv = append(nonConv, r.nonConversion)
-			}
+// active: some metric of the line is not 0 (nor empty).
+func (r *row) active() bool {
+	for _, v := range r.measures {
+		if v > 0 {
+			return true
 		}
-		active := r.spend != 0 || r.impressions != 0 || r.clicks != 0 || r.linkClicks > 0 || r.videos != 0 ||
-			r.conversions != 0 || r.convValue != 0 || r.reach > 0
-		if !active {
-			rep.skip("no activity (every metric 0 or empty)", r.line)
+	}
+	return r.reach > 0
+}
+
+// account records the line's account; an account has one currency.
+func (b *builder) account(r *row) error {
+	a := b.accounts[r.accountID]
+	if a == nil {
+		a = &Account{Account: ads.Account{AccountID: r.accountID, Platform: b.p.platform, AccountName: r.accountName,
+			Currency: r.currency, Timezone: b.p.opt.Timezone, Status: "ACTIVE"}}
+		a.NameKnown = r.accountName != ""
+		a.TimezoneKnown = a.Timezone != ""
+		b.accounts[r.accountID] = a
+	}
+	if a.Currency != r.currency {
+		return b.p.errAt(r.line, b.p.colNumber(colCurrency), r.currency,
+			fmt.Sprintf("account %s is in %s on an earlier line", r.accountID, a.Currency), "an account has one currency: export the report again")
+	}
+	if !a.NameKnown && r.accountName != "" {
+		a.AccountName, a.NameKnown = r.accountName, true
+	}
+	return nil
+}
+
+// objects records the line's campaign, ad set and ad (IDs derived from names
+// where the file has none) and returns their IDs ("" where the line has none).
+func (b *builder) objects(r *row) (cid, sid, adid string) {
+	if r.campaignID == "" && r.campaignName == "" {
+		return "", "", ""
+	}
+	cid = b.campaign(r)
+	cname := cmp.Or(r.campaignName, r.campaignID)
+	if r.adsetID == "" && r.adsetName == "" {
+		return cid, "", ""
+	}
+	sid = r.adsetID
+	if sid == "" {
+		sid = b.derive(r.accountID, cname, r.adsetName)
+	}
+	s := b.adsets[sid]
+	if s == nil {
+		s = &ads.AdSet{AdSetID: sid, CampaignID: cid, AccountID: r.accountID}
+		b.adsets[sid] = s
+	}
+	if r.adsetName != "" {
+		s.Name = r.adsetName
+	}
+	if r.adID == "" && r.adName == "" {
+		return cid, sid, ""
+	}
+	adid = r.adID
+	if adid == "" {
+		adid = b.derive(r.accountID, cname, cmp.Or(r.adsetName, r.adsetID), r.adName)
+	}
+	ad := b.ads[adid]
+	if ad == nil {
+		ad = &ads.Ad{AdID: adid, AdSetID: sid, CampaignID: cid, AccountID: r.accountID}
+		b.ads[adid] = ad
+	}
+	if r.adName != "" {
+		ad.Name = r.adName
+	}
+	return cid, sid, adid
+}
+
+// campaign records the line's campaign: its earliest day, and its name and
+// attributes as of its latest line.
+func (b *builder) campaign(r *row) string {
+	cid := r.campaignID
+	if cid == "" {
+		cid = b.derive(r.accountID, r.campaignName)
+	}
+	c := b.campaigns[cid]
+	if c == nil {
+		c = &ads.Campaign{CampaignID: cid, AccountID: r.accountID, StartDate: r.day}
+		b.campaigns[cid] = c
+	}
+	if !b.started[cid] && r.day.Before(c.StartDate) {
+		c.StartDate = r.day
+	}
+	if !r.day.Before(b.campaignDay[cid]) {
+		b.campaignDay[cid] = r.day
+		if r.campaignName != "" {
+			c.Name = r.campaignName
+		}
+		if r.objective != "" {
+			c.Objective = r.objective
+		}
+		if r.status != "" {
+			c.Status = r.status
+		}
+	}
+	return cid
+}
+
+// addReach turns the kept reach values into reach rows, per account or
+// campaign and day; an object-day on several lines has no exact reach.
+func (b *builder) addReach() {
+	p, rep, ex := b.p, b.rep, b.ex
+	if !p.has(colReach) {
+		return
+	}
+	if !b.keepReach {
+		rep.note("reach not imported: %s", b.reachWhy)
+		return
+	}
+	level := "campaign"
+	if rep.Level == "account" {
+		level = "account"
+	}
+	dropped := 0
+	for k, v := range b.reach {
+		if b.merged[k] {
+			dropped++
 			continue
 		}
-		if c := campaigns[cid]; c != nil && (!started[cid] || r.day.Before(c.StartDate)) {
-			c.StartDate, started[cid] = r.day, true // the first day of delivery
+		obj := k.campaign
+		if level == "account" {
+			obj = k.account
 		}
-		rep.RowsImported++
-
-		k := factKey{account: r.accountID, campaign: cid, adset: sid, ad: adid,
-			country: r.country, device: r.device, platform: r.platform, day: r.day.Unix()}
-		i, seen := facts[k]
-		if !seen {
-			facts[k] = len(ex.Facts)
-			ex.Facts = append(ex.Facts, ads.Fact{Date: r.day, AccountID: r.accountID, CampaignID: cid, AdSetID: sid, AdID: adid,
-				Country: r.country, Device: r.device, PublisherPlatform: r.platform,
-				SpendMicros: r.spend, Impressions: r.impressions, Clicks: r.clicks, LinkClicks: r.linkClicks,
-				Conversions: r.conversions, ConversionValueMicros: r.convValue, VideoViews: r.videos})
-			if keepReach && r.reach >= 0 {
-				reach[k] = r.reach
-			}
-			continue
-		}
-		merged[k] = true
-		mergedLines++
-		f := &ex.Facts[i]
-		f.SpendMicros += r.spend
-		f.Impressions += r.impressions
-		f.Clicks += r.clicks
-		if r.linkClicks != ads.NotReported {
-			f.LinkClicks += r.linkClicks
-		}
-		f.Conversions += r.conversions
-		f.ConversionValueMicros += r.convValue
-		f.VideoViews += r.videos
+		ex.Reach = append(ex.Reach, ads.Reach{Level: level, ObjectID: obj, AccountID: k.account, Grain: "daily",
+			PeriodStart: time.Unix(k.day, 0).UTC(), Reach: v})
 	}
-
-	// Facts, in the order the warehouse wants them.
-	slices.SortFunc(ex.Facts, compareFacts)
-
-	if p.has(colReach) {
-		if !keepReach {
-			rep.note("reach not imported: %s", reachWhy)
-		} else {
-			level := "campaign"
-			if p.rep.Level == "account" {
-				level = "account"
-			}
-			dropped := 0
-			for k, v := range reach {
-				if merged[k] {
-					dropped++
-					continue
-				}
-				obj := k.campaign
-				if level == "account" {
-					obj = k.account
-				}
-				ex.Reach = append(ex.Reach, ads.Reach{Level: level, ObjectID: obj, AccountID: k.account, Grain: "daily",
-					PeriodStart: time.Unix(k.day, 0).UTC(), Reach: v})
-			}
-			slices.SortFunc(ex.Reach, func(a, b ads.Reach) int {
-				return cmp.Or(cmp.Compare(a.AccountID, b.AccountID), a.PeriodStart.Compare(b.PeriodStart), cmp.Compare(a.ObjectID, b.ObjectID))
-			})
-			if dropped > 0 {
-				rep.note("reach left out for %d %s-days that appear on several lines (reach cannot be summed)", dropped, level)
-			}
-			rep.note("reach imported per %s and day", level)
-		}
+	slices.SortFunc(ex.Reach, func(a, b ads.Reach) int {
+		return cmp.Or(cmp.Compare(a.AccountID, b.AccountID), a.PeriodStart.Compare(b.PeriodStart), cmp.Compare(a.ObjectID, b.ObjectID))
+	})
+	if dropped > 0 {
+		rep.note("reach left out for %d %s-days that appear on several lines (reach cannot be summed)", dropped, level)
 	}
+	rep.note("reach imported per %s and day", level)
+}
 
-	if mergedLines > 0 {
-		if len(p.breakdowns) > 0 {
+// noteMerged reports lines summed into one fact, and Results that are not
+// conversions.
+func (b *builder) noteMerged() {
+	rep := b.rep
+	if b.mergedLines > 0 {
+		if len(b.p.breakdowns) > 0 {
 			var names []string
-			for _, b := range p.breakdowns {
-				names = append(names, b.header)
+			for _, c := range b.p.breakdowns {
+				names = append(names, c.header)
 			}
-			rep.note("%d lines summed into facts of the same day and names: the warehouse has no %s dimension", mergedLines, strings.Join(names, "/"))
+			rep.note("%d lines summed into facts of the same day and names: the warehouse has no %s dimension", b.mergedLines, strings.Join(names, "/"))
 		} else {
-			rep.note("%d lines summed into facts of the same day and names (two objects with the same name and no ID?)", mergedLines)
+			rep.note("%d lines summed into facts of the same day and names (two objects with the same name and no ID?)", b.mergedLines)
 		}
 	}
-	if nonConvRows > 0 {
-		rep.note("%d lines have Results that are not conversions (%s): counted as 0 conversions", nonConvRows, strings.Join(nonConv, ", "))
+	if b.nonConvRows > 0 {
+		rep.note("%d lines have Results that are not conversions (%s): counted as 0 conversions", b.nonConvRows, strings.Join(b.nonConv, ", "))
 	}
-	p.checkTotals(totals, spendSum)
+}
 
-	// Accounts, campaigns, ad sets, ads, sorted.
-	for _, a := range accounts {
+// finishObjects sorts the accounts, campaigns, ad sets and ads into the export
+// and counts them in the report.
+func (b *builder) finishObjects() {
+	rep, ex := b.rep, b.ex
+	for _, a := range b.accounts {
 		if a.AccountName == "" {
 			a.AccountName = a.AccountID
 			rep.note("account %s has no name in the file: named by its ID (pass --account-name)", a.AccountID)
@@ -280,12 +363,11 @@ func (p *parser) build(ex *Export, rows []row, totals []totalsRow) error {
 	for _, a := range ex.Accounts {
 		rep.Accounts = append(rep.Accounts, fmt.Sprintf("%s (%s, %s)", a.AccountName, a.AccountID, a.Currency))
 	}
-	ex.Campaigns = sortedRows(campaigns, func(c *ads.Campaign) string { return c.AccountID + "\x00" + c.CampaignID })
-	ex.AdSets = sortedRows(adsets, func(s *ads.AdSet) string { return s.AccountID + "\x00" + s.AdSetID })
-	ex.Ads = sortedRows(adList, func(a *ads.Ad) string { return a.AccountID + "\x00" + a.AdID })
+	ex.Campaigns = sortedRows(b.campaigns, func(c *ads.Campaign) string { return c.AccountID + "\x00" + c.CampaignID })
+	ex.AdSets = sortedRows(b.adsets, func(s *ads.AdSet) string { return s.AccountID + "\x00" + s.AdSetID })
+	ex.Ads = sortedRows(b.ads, func(a *ads.Ad) string { return a.AccountID + "\x00" + a.AdID })
 	rep.Facts, rep.ReachRows = len(ex.Facts), len(ex.Reach)
 	rep.Campaigns, rep.AdSets, rep.Ads = len(ex.Campaigns), len(ex.AdSets), len(ex.Ads)
-	return nil
 }
 
 // compareFacts orders facts by account, date, campaign, ad set, ad, country,

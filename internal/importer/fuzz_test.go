@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"math"
 	"os"
 	"path/filepath"
@@ -123,8 +124,8 @@ func checkExport(t *testing.T, ex *Export) {
 			t.Fatalf("fact with unknown IDs %+v", f)
 		case f.Date.Before(ex.First) || f.Date.After(ex.Last):
 			t.Fatalf("fact outside %v–%v: %+v", ex.First, ex.Last, f)
-		case f.SpendMicros < 0 || f.Impressions < 0 || f.Clicks < 0 || f.LinkClicks < ads.NotReported || f.VideoViews < 0 ||
-			f.ConversionValueMicros < 0 || f.Conversions < 0 || math.IsNaN(f.Conversions) || math.IsInf(f.Conversions, 0):
+		case f.Measures[catalog.Spend] < 0 || f.Measures[catalog.Impressions] < 0 || f.Measures[catalog.Clicks] < 0 || f.Measures[catalog.LinkClicks] < ads.NotReported || f.Measures[catalog.VideoViews] < 0 ||
+			f.Measures[catalog.ConversionValue] < 0 || f.Measures[catalog.Conversions] < 0 || math.IsNaN(f.Measures[catalog.Conversions]) || math.IsInf(f.Measures[catalog.Conversions], 0):
 			t.Fatalf("bad metric %+v", f)
 		}
 	}

@@ -3,6 +3,8 @@ package importer
 import (
 	"regexp"
 	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // kind is what a column holds.
@@ -29,20 +31,14 @@ const (
 	colCountry
 	colDevice
 	colPublisher
-	colBreakdown // age, gender, region…: rows are summed, reach is left out
-	colSpend
-	colImpressions
-	colClicks
-	colLinkClicks
-	colResults
-	colResultType
-	colPurchases
-	colPurchaseValue
-	colConversions
-	colConversionValue
+	colBreakdown  // age, gender, region…: rows are summed, reach is left out
+	colResults    // Meta's Results: conversions when there is no Purchases column
+	colResultType // what each row's Results are (purchases, link clicks, reach…)
 	colReach
-	colVideoViews
-	numKinds
+	// colMeasure is the first of the stored measures' kinds: measure m of the
+	// catalog is colMeasure + m (see measureKind), its headers the catalog's.
+	colMeasure
+	numKinds = colMeasure + kind(catalog.NumMeasures)
 )
 
 var kindNames = map[kind]string{
@@ -51,23 +47,11 @@ var kindNames = map[kind]string{
 	colCampaignID: "campaign ID", colCampaignName: "campaign name", colAdSetID: "ad set ID",
 	colAdSetName: "ad set name", colAdID: "ad ID", colAdName: "ad name", colObjective: "objective",
 	colStatus: "status", colCountry: "country", colDevice: "device", colPublisher: "publisher platform",
-	colSpend: "spend", colImpressions: "impressions", colClicks: "clicks", colLinkClicks: "link clicks",
-	colResults: "results", colResultType: "result type", colPurchases: "purchases",
-	colPurchaseValue: "purchase value", colConversions: "conversions", colConversionValue: "conversion value",
-	colReach: "reach", colVideoViews: "video views",
+	colResults: "results", colResultType: "result type", colReach: "reach",
 }
 
 // isMetric: the columns whose cells are numbers.
-func (k kind) isMetric() bool { return k >= colSpend && k != colResultType }
-
-// isInteger: the metric columns that must hold whole numbers.
-func (k kind) isInteger() bool {
-	switch k {
-	case colImpressions, colClicks, colLinkClicks, colReach, colVideoViews, colPurchases:
-		return true
-	}
-	return false
-}
+func (k kind) isMetric() bool { return k >= colResults && k != colResultType }
 
 // isDimension: the columns that name what a row is about (all empty on a totals row).
 func (k kind) isDimension() bool {
@@ -111,6 +95,8 @@ func def(k kind, platform int, lang string, names ...string) {
 }
 
 func init() {
+	defineMetricHeaders()
+
 	// Meta Ads Manager, English.
 	def(colReportStart, pMeta, "en", "reporting starts")
 	def(colReportEnd, pMeta, "en", "reporting ends")
@@ -122,15 +108,8 @@ func init() {
 	def(colAdSetID, pMeta, "en", "ad set id")
 	def(colAdName, pMeta, "en", "ad name")
 	def(colAdID, pBoth, "en", "ad id")
-	def(colReach, pMeta, "en", "reach")
-	def(colSpend, pMeta, "en", "amount spent")
-	def(colLinkClicks, pMeta, "en", "link clicks")
-	def(colClicks, pMeta, "en", "clicks (all)")
 	def(colResults, pMeta, "en", "results")
 	def(colResultType, pMeta, "en", "result indicator", "result type")
-	def(colPurchases, pMeta, "en", "purchases", "website purchases")
-	def(colPurchaseValue, pMeta, "en", "purchases conversion value", "website purchases conversion value", "purchase conversion value")
-	def(colVideoViews, pMeta, "en", "3-second video plays", "video plays")
 	def(colStatus, pMeta, "en", "campaign delivery", "delivery")
 	def(colObjective, pMeta, "en", "objective")
 	def(colDevice, pMeta, "en", "device platform", "impression device")
@@ -154,15 +133,8 @@ func init() {
 	def(colAdSetID, pMeta, "es", "identificador del conjunto de anuncios", "id del conjunto de anuncios")
 	def(colAdName, pMeta, "es", "nombre del anuncio")
 	def(colAdID, pMeta, "es", "identificador del anuncio", "id del anuncio")
-	def(colReach, pMeta, "es", "alcance")
-	def(colSpend, pMeta, "es", "importe gastado")
-	def(colLinkClicks, pMeta, "es", "clics en el enlace")
-	def(colClicks, pMeta, "es", "clics (todos)")
 	def(colResults, pMeta, "es", "resultados")
 	def(colResultType, pMeta, "es", "indicador de resultados", "indicador de resultado", "tipo de resultado")
-	def(colPurchases, pMeta, "es", "compras", "compras en el sitio web")
-	def(colPurchaseValue, pMeta, "es", "valor de conversion de compras", "valor de conversion de las compras")
-	def(colVideoViews, pMeta, "es", "reproducciones de video de 3 segundos")
 	def(colStatus, pMeta, "es", "entrega de la campana", "entrega")
 	def(colObjective, pMeta, "es", "objetivo")
 	def(colDevice, pMeta, "es", "plataforma del dispositivo", "dispositivo de impresion")
@@ -185,13 +157,6 @@ func init() {
 	def(colAccountName, pGoogle, "en", "account")
 	def(colAccountID, pGoogle, "en", "customer id")
 	def(colCurrency, pBoth, "en", "currency code", "currency")
-	def(colSpend, pGoogle, "en", "cost")
-	def(colImpressions, pBoth, "en", "impressions")
-	def(colImpressions, pGoogle, "en", "impr.")
-	def(colClicks, pGoogle, "en", "clicks")
-	def(colConversions, pGoogle, "en", "conversions")
-	def(colConversionValue, pGoogle, "en", "conv. value", "conversion value", "conversions value")
-	def(colVideoViews, pGoogle, "en", "views", "video views")
 	def(colObjective, pGoogle, "en", "campaign type", "advertising channel type")
 	def(colStatus, pGoogle, "en", "campaign status", "campaign state", "status")
 	def(colDevice, pGoogle, "en", "device")
@@ -212,13 +177,6 @@ func init() {
 	def(colAccountName, pGoogle, "es", "cuenta")
 	def(colAccountID, pGoogle, "es", "id de cliente", "id. de cliente")
 	def(colCurrency, pBoth, "es", "codigo de moneda", "moneda", "divisa")
-	def(colSpend, pGoogle, "es", "coste", "costo")
-	def(colImpressions, pBoth, "es", "impresiones")
-	def(colImpressions, pGoogle, "es", "impr.")
-	def(colClicks, pGoogle, "es", "clics")
-	def(colConversions, pGoogle, "es", "conversiones")
-	def(colConversionValue, pGoogle, "es", "valor de conv.", "valor de conversion", "valor de las conversiones")
-	def(colVideoViews, pGoogle, "es", "visualizaciones", "reproducciones")
 	def(colObjective, pGoogle, "es", "tipo de campana")
 	def(colStatus, pGoogle, "es", "estado de la campana", "estado")
 	def(colDevice, pGoogle, "es", "dispositivo")

@@ -20,11 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // The platforms an export can come from.
@@ -86,9 +86,6 @@ type parser struct {
 	lang       string
 	style      NumberStyle
 	currency   string // from a header suffix, or Options
-	// conversions comes from this column (colPurchases, colResults or
-	// colConversions; 0: none), its value from convValue.
-	conversions, convValue kind
 
 	declaredFirst, declaredLast time.Time // Google's date-range line
 	// periodLine is a line taken for a totals line because it covers several
@@ -176,240 +173,6 @@ func (p *parser) errAt(line, col int, value, reason, fix string) *Error {
 	return e
 }
 
-// mapHeader reads the lines before the header (Google's report name and date
-// range) and the header: platform, language, currency, what each column holds.
-func (p *parser) mapHeader(preamble []record) error {
-	hl := p.header.line()
-	for _, r := range preamble {
-		line := strings.TrimSpace(strings.Join(r.fields, ","))
-		if line == "" {
-			continue
-		}
-		if f, l, ok := parseRange(line, "en"); ok && p.declaredFirst.IsZero() {
-			p.declaredFirst, p.declaredLast = f, l
-		} else if f, l, ok := parseRange(line, "es"); ok && p.declaredFirst.IsZero() {
-			p.declaredFirst, p.declaredLast = f, l
-		} else if p.rep.ReportName == "" {
-			p.rep.ReportName = line
-		}
-	}
-
-	type seen struct {
-		def    headerDef
-		folded string
-	}
-	defs := make([]seen, len(p.header.fields))
-	meta, google := 0, 0
-	en, es := 0, 0
-	currencies := map[string]int{}
-	for i, h := range p.header.fields {
-		folded, cur := foldHeader(h)
-		d := lookupHeader(folded)
-		defs[i] = seen{d, folded}
-		if cur != "" && d.kind != colUnknown { // "Amount spent (USD)", "Cost per result (USD)"
-			currencies[cur] = i + 1
-		}
-		switch d.platform {
-		case pMeta:
-			meta++
-		case pGoogle:
-			google++
-		}
-		switch d.lang {
-		case "en":
-			en++
-		case "es":
-			es++
-		}
-	}
-	if len(preamble) > 0 {
-		google++
-	}
-	switch p.opt.Platform {
-	case Meta, Google:
-		p.platform = p.opt.Platform
-	case "":
-		switch {
-		case meta > google:
-			p.platform = Meta
-		case google > meta:
-			p.platform = Google
-		default:
-			return p.errAt(hl, 0, "", "cannot tell whether this is a Meta Ads Manager or a Google Ads export from its headers",
-				"pass --platform meta_ads or --platform google_ads")
-		}
-	default:
-		return &Error{File: p.file, Reason: fmt.Sprintf("unknown platform %q", p.opt.Platform),
-			Fix: "pass --platform meta_ads or --platform google_ads, or leave it out to detect it"}
-	}
-	p.rep.Platform = p.platform
-	p.lang = "en"
-	if es > en {
-		p.lang = "es"
-	}
-	p.rep.Language = p.lang
-
-	bit := pMeta
-	if p.platform == Google {
-		bit = pGoogle
-	}
-	var unknown, other []string
-	for i, s := range defs {
-		h := strings.TrimSpace(p.header.fields[i])
-		k := s.def.kind
-		if k > colDerived && s.def.platform&bit == 0 {
-			k = colUnknown // another platform's column
-		}
-		switch k {
-		case colUnknown:
-			if h != "" {
-				unknown = append(unknown, h)
-			}
-			continue
-		case colDerived:
-			other = append(other, h)
-			continue
-		}
-		if k == colBreakdown {
-			p.breakdowns = append(p.breakdowns, column{i, h, k})
-			continue
-		}
-		if prev := p.cols[k]; prev != nil {
-			return p.errAt(hl, i+1, "", fmt.Sprintf("a second %s column (column %d %q is one too)", kindNames[k], prev.index+1, prev.header),
-				"export the report again without the duplicate column")
-		}
-		p.cols[k] = &column{i, h, k}
-	}
-	if len(other) > 0 {
-		p.rep.note("columns recomputed from the imported parts or not stored, ignored: %s", strings.Join(other, ", "))
-	}
-	if len(unknown) > 0 {
-		p.rep.note("columns not recognized, ignored: %s", strings.Join(unknown, ", "))
-	}
-
-	// Currency: a header suffix, a column, or Options.
-	if len(currencies) > 1 {
-		var list []string
-		for c := range currencies {
-			list = append(list, c)
-		}
-		slices.Sort(list)
-		return p.errAt(hl, 0, "", "headers name several currencies: "+strings.Join(list, ", "),
-			"export one currency (one account, or accounts in the same currency) per file")
-	}
-	for c, col := range currencies {
-		p.currency = c
-		if p.opt.Currency != "" && !strings.EqualFold(p.opt.Currency, c) {
-			return p.errAt(hl, col, "", fmt.Sprintf("the header says the money is in %s; --currency says %s", c, p.opt.Currency),
-				"leave --currency out, or pass the currency of the header")
-		}
-	}
-	if p.currency == "" && p.opt.Currency != "" {
-		if !isCurrency(strings.ToUpper(p.opt.Currency)) {
-			return &Error{File: p.file, Value: p.opt.Currency, Reason: "--currency is not an ISO 4217 code", Fix: "pass three letters such as USD, EUR, ARS"}
-		}
-		p.currency = strings.ToUpper(p.opt.Currency)
-	}
-	if !p.has(colCurrency) && p.currency == "" {
-		return p.errAt(hl, 0, "", "the export does not say its currency (no currency column, no currency in a header such as \"Amount spent (USD)\")",
-			"pass --currency with the account's ISO 4217 code, e.g. --currency USD")
-	}
-	if !p.has(colAccountID) && p.opt.AccountID == "" {
-		return p.errAt(hl, 0, "", "the export has no account ID column",
-			accountFix(p.platform))
-	}
-	if tz := p.opt.Timezone; tz != "" {
-		if _, err := time.LoadLocation(tz); err != nil || tz == "Local" {
-			return &Error{File: p.file, Value: tz, Reason: "--timezone is not an IANA time zone", Fix: "pass a zone such as America/New_York or Europe/Madrid"}
-		}
-	}
-
-	// Dates.
-	hasDay := p.has(colDay)
-	hasStart := p.has(colReportStart)
-	if pc := p.cols[colPeriod]; pc != nil && !hasDay {
-		return p.errAt(hl, pc.index+1, "", "the rows are weeks or months; the warehouse stores days", dayFix(p.platform))
-	}
-	if !hasDay && !hasStart {
-		return p.errAt(hl, 0, "", "the export has no Day column", dayFix(p.platform))
-	}
-
-	// Levels.
-	cname := p.has(colCampaignName)
-	cid := p.has(colCampaignID)
-	sname := p.has(colAdSetName)
-	sid := p.has(colAdSetID)
-	aname := p.has(colAdName)
-	aid := p.has(colAdID)
-	switch {
-	case (sname || sid || aname || aid) && !cname && !cid:
-		return p.errAt(hl, 0, "", "the rows name ad sets or ads but not their campaign",
-			"add the Campaign name (Meta) or Campaign (Google) column to the report")
-	case (aname || aid) && !sname && !sid:
-		return p.errAt(hl, 0, "", "the rows name ads but not their ad set",
-			"add the Ad set name (Meta) or Ad group (Google) column to the report")
-	}
-	p.rep.Level = "account"
-	switch {
-	case aname || aid:
-		p.rep.Level = "ad"
-	case sname || sid:
-		p.rep.Level = "adset"
-	case cname || cid:
-		p.rep.Level = "campaign"
-	}
-
-	// Metrics.
-	if !p.has(colSpend) {
-		what := `"Amount spent (USD)"`
-		if p.platform == Google {
-			what = `"Cost"`
-		}
-		return p.errAt(hl, 0, "", "the export has no spend column", "add the "+what+" column to the report")
-	}
-	if !p.has(colImpressions) {
-		p.rep.note("no impressions column: impressions are 0")
-	}
-	if p.platform == Meta {
-		all := p.has(colClicks)
-		link := p.has(colLinkClicks)
-		switch {
-		case !all && link:
-			p.rep.note(`no "Clicks (all)" column: clicks are the link clicks`)
-		case !all && !link:
-			p.rep.note("no clicks columns: clicks are 0")
-		case all && !link:
-			p.rep.note(`no "Link clicks" column: link clicks are left empty`)
-		}
-		switch {
-		case p.has(colPurchases):
-			p.conversions = colPurchases
-			p.rep.note("conversions are the Purchases column")
-		case p.has(colResults):
-			p.conversions = colResults
-			p.rep.note("conversions are the Results column (each campaign's optimization result)")
-		default:
-			p.rep.note("no Purchases or Results column: conversions are 0")
-		}
-		if p.has(colPurchaseValue) {
-			p.convValue = colPurchaseValue
-		}
-	} else {
-		if !p.has(colClicks) {
-			p.rep.note("no clicks column: clicks are 0")
-		}
-		if p.has(colConversions) {
-			p.conversions = colConversions
-		} else {
-			p.rep.note("no Conversions column: conversions are 0")
-		}
-		if p.has(colConversionValue) {
-			p.convValue = colConversionValue
-		}
-	}
-	return nil
-}
-
 func (p *parser) has(k kind) bool { return p.cols[k] != nil }
 
 // colNumber is the 1-based number of the column of kind k (0: none).
@@ -470,7 +233,7 @@ func (p *parser) sniffStyle(body []record) error {
 			if c == nil || !k.isMetric() || c.index >= len(rec.fields) {
 				continue
 			}
-			switch styleEvidence(rec.fields[c.index], k.isInteger()) {
+			switch styleEvidence(rec.fields[c.index], p.isInteger(k)) {
 			case styleEN:
 				if enLine == 0 {
 					enLine, enCol = rec.line(), k
@@ -525,11 +288,11 @@ type row struct {
 	country, device, platform string
 	objective, status         string
 
-	spend, convValue                        int64
-	impressions, clicks, linkClicks, videos int64
-	conversions                             float64
-	reach                                   int64 // -1: none
-	nonConversion                           string
+	// measures are the stored measures, indexed by catalog.Measure (see
+	// parseMeasures).
+	measures      [catalog.NumMeasures]float64
+	reach         int64 // -1: none
+	nonConversion string
 }
 
 // totalsRow is a totals line: its spend, for the check against the rows' sum.
@@ -570,7 +333,7 @@ func (p *parser) readRows(body []record) ([]row, []totalsRow, error) {
 		}
 		if p.isTotals(rec) {
 			t := totalsRow{line: rec.line()}
-			if d, err := parseDecimal(p.cell(rec, colSpend), p.style); err == nil {
+			if d, err := parseDecimal(p.cell(rec, measureKind(catalog.Spend)), p.style); err == nil {
 				t.spend, err = d.micros()
 				t.ok = err == nil
 			}
@@ -651,171 +414,6 @@ func isTotalsLabel(s string) bool {
 	return false
 }
 
-func (p *parser) parseRow(rec record) (row, error) {
-	r := row{line: rec.line(), reach: -1}
-
-	// The day: the Day column, or a one-day reporting period.
-	if p.has(colDay) {
-		v := p.cell(rec, colDay)
-		d, err := parseDate(v, p.lang)
-		if err != nil {
-			return r, p.errCell(rec, colDay, "not a date", "dates look like 2026-03-15")
-		}
-		r.day = d
-	} else {
-		s, e := p.cell(rec, colReportStart), p.cell(rec, colReportEnd)
-		d, err := parseDate(s, p.lang)
-		if err != nil {
-			return r, p.errCell(rec, colReportStart, "not a date", "dates look like 2026-03-15")
-		}
-		if p.has(colReportEnd) {
-			end, err := parseDate(e, p.lang)
-			if err != nil {
-				return r, p.errCell(rec, colReportEnd, "not a date", "dates look like 2026-03-15")
-			}
-			if !end.Equal(d) {
-				return r, p.errCell(rec, colReportEnd, fmt.Sprintf("this row covers %s to %s; the warehouse stores days and cannot split a period's totals into them",
-					d.Format(time.DateOnly), end.Format(time.DateOnly)), dayFix(p.platform))
-			}
-		}
-		r.day = d
-	}
-	for _, k := range []kind{colReportStart, colReportEnd} {
-		if !p.has(k) {
-			continue
-		}
-		d, err := parseDate(p.cell(rec, k), p.lang)
-		if err != nil {
-			return r, p.errCell(rec, k, "not a date", "dates look like 2026-03-15")
-		}
-		p.widen(d)
-	}
-
-	// The account.
-	r.accountID = p.opt.AccountID
-	if p.has(colAccountID) {
-		r.accountID = p.cell(rec, colAccountID)
-		if isEmptyValue(r.accountID) {
-			return r, p.errCell(rec, colAccountID, "empty account ID", "fill it in, or remove the column and pass --account-id")
-		}
-		if p.opt.AccountID != "" && ads.FoldID(p.opt.AccountID) != ads.FoldID(r.accountID) {
-			return r, p.errCell(rec, colAccountID, "the file's account ID differs from --account-id "+p.opt.AccountID,
-				"leave --account-id out: the file names its accounts")
-		}
-	}
-	r.accountID = normalizeAccountID(r.accountID, p.platform)
-	r.accountName = p.opt.AccountName
-	if v := p.cell(rec, colAccountName); !isEmptyValue(v) {
-		r.accountName = v
-	}
-	r.currency = p.currency
-	if p.has(colCurrency) {
-		v := strings.ToUpper(p.cell(rec, colCurrency))
-		switch {
-		case isEmptyValue(v) && p.currency == "":
-			return r, p.errCell(rec, colCurrency, "empty currency", "fill it in, or pass --currency")
-		case isEmptyValue(v):
-		case !isCurrency(v):
-			return r, p.errCell(rec, colCurrency, "not an ISO 4217 currency code", "currencies look like USD, EUR, ARS")
-		case p.currency != "" && v != p.currency:
-			return r, p.errCell(rec, colCurrency, "this row's currency differs from "+p.currency,
-				"export one currency per file, or leave --currency out")
-		default:
-			r.currency = v
-		}
-	}
-
-	// Campaign, ad set, ad.
-	name := func(k kind) string {
-		v := p.cell(rec, k)
-		if isEmptyValue(v) {
-			return ""
-		}
-		return v
-	}
-	r.campaignID, r.campaignName = name(colCampaignID), name(colCampaignName)
-	r.adsetID, r.adsetName = name(colAdSetID), name(colAdSetName)
-	r.adID, r.adName = name(colAdID), name(colAdName)
-	levels := []struct {
-		id, name string
-		has      bool
-		k        kind
-		what     string
-	}{
-		{r.campaignID, r.campaignName, p.has(colCampaignID) || p.has(colCampaignName), colCampaignName, "campaign"},
-		{r.adsetID, r.adsetName, p.has(colAdSetID) || p.has(colAdSetName), colAdSetName, "ad set"},
-		{r.adID, r.adName, p.has(colAdID) || p.has(colAdName), colAdName, "ad"},
-	}
-	for _, l := range levels {
-		if l.has && l.id == "" && l.name == "" {
-			k := l.k
-			if !p.has(k) {
-				k--
-			}
-			return r, p.errCell(rec, k, "no "+l.what+" name or ID on a line that is not a totals line",
-				"fill in the "+l.what+" name, or remove the line")
-		}
-	}
-	r.objective = p.mapped("o", name(colObjective), objective)
-	r.status = p.mapped("s", name(colStatus), status)
-	r.country = country(name(colCountry))
-	r.device = p.mapped("d", name(colDevice), device)
-	r.platform = p.mapped("p", name(colPublisher), snake)
-
-	// Metrics.
-	var err error
-	if r.spend, err = p.money(rec, colSpend); err != nil {
-		return r, err
-	}
-	if r.impressions, err = p.count(rec, colImpressions); err != nil {
-		return r, err
-	}
-	if r.clicks, err = p.count(rec, colClicks); err != nil {
-		return r, err
-	}
-	r.linkClicks = ads.NotReported
-	if p.platform == Meta && p.has(colLinkClicks) {
-		if r.linkClicks, err = p.count(rec, colLinkClicks); err != nil {
-			return r, err
-		}
-		if !p.has(colClicks) {
-			r.clicks = r.linkClicks
-		}
-	}
-	if r.videos, err = p.count(rec, colVideoViews); err != nil {
-		return r, err
-	}
-	if p.has(colReach) {
-		if v := p.cell(rec, colReach); !isEmptyValue(v) {
-			if r.reach, err = p.count(rec, colReach); err != nil {
-				return r, err
-			}
-		}
-	}
-	if p.conversions != 0 {
-		d, ok, err := p.decimal(rec, p.conversions)
-		if err != nil {
-			return r, err
-		}
-		if ok {
-			if r.conversions, err = d.float(); err != nil {
-				return r, p.errCell(rec, p.conversions, err.Error(), "")
-			}
-		}
-		if p.conversions == colResults {
-			if t := p.cell(rec, colResultType); r.conversions != 0 && p.mapped("r", t, notConversionMark) != "" {
-				r.nonConversion, r.conversions = t, 0
-			}
-		}
-	}
-	if p.convValue != 0 {
-		if r.convValue, err = p.money(rec, p.convValue); err != nil {
-			return r, err
-		}
-	}
-	return r, nil
-}
-
 // mapped is f(v), remembered: the same few values repeat on every line.
 func (p *parser) mapped(kind, v string, f func(string) string) string {
 	if v == "" {
@@ -853,7 +451,7 @@ func (p *parser) decimal(rec record, k kind) (decimal, bool, error) {
 	d, err := parseDecimal(v, p.style)
 	if err != nil {
 		if errors.Is(err, errNegative) {
-			return d, false, p.errCell(rec, k, "negative", "export the report again; "+kindNames[k]+" cannot be negative")
+			return d, false, p.errCell(rec, k, "negative", "export the report again; "+p.kindName(k)+" cannot be negative")
 		}
 		return d, false, p.errCell(rec, k, "not a number in this file's format ("+p.style.String()+")",
 			"write numbers like "+p.style.String()+", with no text around them")
@@ -880,7 +478,7 @@ func (p *parser) count(rec record, k kind) (int64, error) {
 	}
 	n, err := d.integer()
 	if err != nil {
-		return 0, p.errCell(rec, k, err.Error(), kindNames[k]+" are counted in whole numbers")
+		return 0, p.errCell(rec, k, err.Error(), p.kindName(k)+" are counted in whole numbers")
 	}
 	return n, nil
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"os"
 	"reflect"
 	"strings"
@@ -22,15 +23,15 @@ type totals struct {
 func sum(ex *Export) totals {
 	t := totals{facts: len(ex.Facts)}
 	for _, f := range ex.Facts {
-		t.spend += f.SpendMicros
-		t.value += f.ConversionValueMicros
-		t.impressions += f.Impressions
-		t.clicks += f.Clicks
-		if f.LinkClicks != ads.NotReported {
-			t.links += f.LinkClicks
+		t.spend += int64(f.Measures[catalog.Spend])
+		t.value += int64(f.Measures[catalog.ConversionValue])
+		t.impressions += int64(f.Measures[catalog.Impressions])
+		t.clicks += int64(f.Measures[catalog.Clicks])
+		if f.Measures[catalog.LinkClicks] != ads.NotReported {
+			t.links += int64(f.Measures[catalog.LinkClicks])
 		}
-		t.videos += f.VideoViews
-		t.conversions += f.Conversions
+		t.videos += int64(f.Measures[catalog.VideoViews])
+		t.conversions += f.Measures[catalog.Conversions]
 	}
 	return t
 }
@@ -189,7 +190,7 @@ func TestGoogleEnglish(t *testing.T) {
 		t.Errorf("skipped %v", r.Skipped)
 	}
 	for _, f := range ex.Facts {
-		if f.LinkClicks != ads.NotReported || f.AccountID != "111-222-3333" {
+		if f.Measures[catalog.LinkClicks] != ads.NotReported || f.AccountID != "111-222-3333" {
 			t.Errorf("fact %+v", f)
 		}
 	}
@@ -358,7 +359,7 @@ func TestBreakdownsAreSummed(t *testing.T) {
 		t.Fatalf("facts %+v reach %+v", ex.Facts, ex.Reach)
 	}
 	f := ex.Facts[1]
-	if f.Country != "US" || f.PublisherPlatform != "facebook" || f.Device != "mobile" || f.Impressions != 3000 || f.SpendMicros != 30_000_000 || f.LinkClicks != 10 {
+	if f.Country != "US" || f.PublisherPlatform != "facebook" || f.Device != "mobile" || f.Measures[catalog.Impressions] != 3000 || f.Measures[catalog.Spend] != 30_000_000 || f.Measures[catalog.LinkClicks] != 10 {
 		t.Errorf("fact %+v", f)
 	}
 	if g := ex.Facts[0]; g.Country != "GB" || g.Device != "desktop" || g.PublisherPlatform != "instagram" {

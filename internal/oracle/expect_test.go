@@ -97,7 +97,7 @@ func rowGetter(d *Data, q *Query, g string, r *Row) getter {
 				r.reach = &v
 			}
 			if field == "frequency" {
-				return float64(r.Sums.Impressions) / *r.reach, "", true
+				return r.Sums.Impressions() / *r.reach, "", true
 			}
 			return *r.reach, "", true
 		}

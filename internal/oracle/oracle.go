@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 )
 
@@ -53,28 +54,24 @@ type Fact struct {
 	Sums Sums
 }
 
-// Sums are the additive parts of a group of facts.
+// Sums are the additive parts of a group of facts: the catalog's stored
+// measures (money in micros), summed here in plain Go.
 type Sums struct {
-	SpendMicros           int64
-	Impressions           int64
-	Clicks                int64
-	LinkClicks            int64
-	LinkReported          bool
-	Conversions           float64
-	ConversionValueMicros int64
-	VideoViews            int64
-	Facts                 int
+	Measures [catalog.NumMeasures]float64
+	// Reported says whether some fact of the group reports each measure (link
+	// clicks are not reported on Google or TikTok).
+	Reported [catalog.NumMeasures]bool
+	Facts    int
 }
 
+// Impressions are the group's impressions (frequency's numerator).
+func (s *Sums) Impressions() float64 { return s.Measures[catalog.Impressions] }
+
 func (s *Sums) add(o *Sums) {
-	s.SpendMicros += o.SpendMicros
-	s.Impressions += o.Impressions
-	s.Clicks += o.Clicks
-	s.LinkClicks += o.LinkClicks
-	s.LinkReported = s.LinkReported || o.LinkReported
-	s.Conversions += o.Conversions
-	s.ConversionValueMicros += o.ConversionValueMicros
-	s.VideoViews += o.VideoViews
+	for m := range s.Measures {
+		s.Measures[m] += o.Measures[m]
+		s.Reported[m] = s.Reported[m] || o.Reported[m]
+	}
 	s.Facts += o.Facts
 }
 
@@ -159,10 +156,11 @@ func (s *sink) Fact(f *ads.Fact) error {
 	x.Dims[12] = s.str(f.Country)
 	x.Dims[13] = s.str(f.Device)
 	x.Dims[14] = s.str(f.PublisherPlatform)
-	x.Sums = Sums{SpendMicros: f.SpendMicros, Impressions: f.Impressions, Clicks: f.Clicks,
-		Conversions: f.Conversions, ConversionValueMicros: f.ConversionValueMicros, VideoViews: f.VideoViews, Facts: 1}
-	if f.LinkClicks != ads.NotReported {
-		x.Sums.LinkClicks, x.Sums.LinkReported = f.LinkClicks, true
+	x.Sums.Facts = 1
+	for m, v := range f.Measures {
+		if v != ads.NotReported {
+			x.Sums.Measures[m], x.Sums.Reported[m] = v, true
+		}
 	}
 	s.d.Facts[f.AccountID] = append(s.d.Facts[f.AccountID], x)
 	if s.d.First.IsZero() || x.Date.Before(s.d.First) {
@@ -506,6 +504,8 @@ func Rollup(rows []*Row, g string) []*Row {
 
 // Value is metric m of sums s; NaN for no value (a ratio over zero, link clicks
 // not reported). Reach and frequency are not computed here (see Data.ReachOf).
+// Additive metrics are the catalog's stored measures; ratios are written out
+// here, independently of the catalog's definitions.
 func Value(m string, s *Sums) float64 {
 	div := func(n, d, scale float64) float64 {
 		if d == 0 {
@@ -513,48 +513,64 @@ func Value(m string, s *Sums) float64 {
 		}
 		return n / d * scale
 	}
-	spend := float64(s.SpendMicros) / 1e6
-	cv := float64(s.ConversionValueMicros) / 1e6
-	switch m {
-	case "spend":
-		return spend
-	case "impressions":
-		return float64(s.Impressions)
-	case "clicks":
-		return float64(s.Clicks)
-	case "link_clicks":
-		if !s.LinkReported {
+	v := func(name string) float64 {
+		f, ok := catalog.Lookup(name)
+		if !ok || f.Storage == nil {
 			return math.NaN()
 		}
-		return float64(s.LinkClicks)
-	case "conversions":
-		return s.Conversions
-	case "conversion_value":
-		return cv
-	case "video_views":
-		return float64(s.VideoViews)
-	case "ctr":
-		return div(float64(s.Clicks), float64(s.Impressions), 100)
-	case "cpc":
-		return div(spend, float64(s.Clicks), 1)
-	case "cpm":
-		return div(spend, float64(s.Impressions), 1000)
-	case "cpa":
-		return div(spend, s.Conversions, 1)
-	case "roas":
-		return div(cv, spend, 1)
-	case "conversion_rate":
-		return div(s.Conversions, float64(s.Clicks), 100)
+		i := f.Storage.Measure
+		switch {
+		case !s.Reported[i] && nullable[i]:
+			return math.NaN()
+		case f.Unit == catalog.Money:
+			return s.Measures[i] / 1e6
+		}
+		return s.Measures[i]
 	}
-	return math.NaN()
+	switch m {
+	case "ctr":
+		return div(v("clicks"), v("impressions"), 100)
+	case "cpc":
+		return div(v("spend"), v("clicks"), 1)
+	case "cpm":
+		return div(v("spend"), v("impressions"), 1000)
+	case "cpa":
+		return div(v("spend"), v("conversions"), 1)
+	case "roas":
+		return div(v("conversion_value"), v("spend"), 1)
+	case "conversion_rate":
+		return div(v("conversions"), v("clicks"), 100)
+	}
+	return v(m)
 }
 
-// Additive metrics sum; the others are ratios or reach.
-var Additive = map[string]bool{"spend": true, "impressions": true, "clicks": true, "link_clicks": true,
-	"conversions": true, "conversion_value": true, "video_views": true}
+// nullable says which measures some platform does not report.
+var nullable = func() (out [catalog.NumMeasures]bool) {
+	for _, c := range catalog.FactColumns() {
+		out[c.Measure] = c.Nullable
+	}
+	return out
+}()
 
-// Money metrics are in the account's currency.
-var Money = map[string]bool{"spend": true, "conversion_value": true, "cpc": true, "cpm": true, "cpa": true}
+// Additive metrics sum; the others are ratios or reach. The catalog lists them.
+var Additive = func() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range catalog.Measures() {
+		out[f.Name] = true
+	}
+	return out
+}()
+
+// Money metrics are in the account's currency. The catalog lists them.
+var Money = func() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range catalog.Fields() {
+		if f.IsMetric() && f.Unit == catalog.Money {
+			out[f.Name] = true
+		}
+	}
+	return out
+}()
 
 // ReachOf is the stored reach answering row r of q at grain g (daily, weekly,
 // monthly, or total over q's range), and whether exactly one stored value

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"math"
 	"os"
 	"regexp"
@@ -546,7 +547,7 @@ func checkRows(d *Data, c *tcase) []string {
 					reachValues++
 					wv = float64(reach)
 					if m == "frequency" {
-						wv = float64(r.Sums.Impressions) / float64(reach)
+						wv = r.Sums.Impressions() / float64(reach)
 					}
 				}
 			default:
@@ -958,7 +959,7 @@ func checkWarnings(d *Data, c *tcase) []string {
 				p = append(p, fmt.Sprintf("[all-zero-after-metric-filter] all_zero_metrics for %s, judged on the rows a metric filter kept; its %v are not zero", k, nonzero))
 			case len(nonzero) > 0:
 				p = append(p, fmt.Sprintf("[all-zero-false] all_zero_metrics for %s, whose %v are not zero", k, nonzero))
-			case s.SpendMicros+s.Impressions+s.Clicks != 0 && !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return Additive[m] }):
+			case s.Measures[catalog.Spend]+s.Measures[catalog.Impressions]+s.Measures[catalog.Clicks] != 0 && !slices.ContainsFunc(c.q.Metrics, func(m string) bool { return Additive[m] }):
 				p = append(p, fmt.Sprintf("[all-zero-empty-reach] all_zero_metrics for %s: only reach/frequency asked, left empty; the account has spend/impressions", k))
 			}
 		}

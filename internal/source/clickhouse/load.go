@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 )
 
@@ -152,7 +153,7 @@ func (l *loader) start() {
 	l.buf = bufio.NewWriterSize(pw, 1<<16)
 	l.facts = csv.NewWriter(l.buf)
 	go func() {
-		_, err := l.c.do(l.ctx, "INSERT INTO facts FORMAT CSV", pr)
+		_, err := l.c.do(l.ctx, insertFactsSQL, pr)
 		pr.CloseWithError(err)
 		l.done <- err
 	}()
@@ -170,22 +171,49 @@ func (l *loader) Fact(f *ads.Fact) error {
 	if f.CampaignID != "" {
 		c = l.campaigns[f.CampaignID]
 	}
-	link := `\N`
-	if f.LinkClicks != ads.NotReported {
-		link = strconv.FormatInt(f.LinkClicks, 10)
-	}
 	l.record = append(l.record[:0],
 		f.Date.Format(time.DateOnly), a.AccountID, a.Platform, a.AccountName, a.Currency,
 		null(f.CampaignID), null(c.Name), null(c.Objective), null(c.Status),
 		null(f.AdSetID), null(l.adsets[f.AdSetID]), null(f.AdID), null(l.adNames[f.AdID]),
-		null(f.Country), null(f.Device), null(f.PublisherPlatform),
-		strconv.FormatInt(f.SpendMicros, 10), strconv.FormatInt(f.Impressions, 10), strconv.FormatInt(f.Clicks, 10),
-		link, strconv.FormatFloat(f.Conversions, 'f', -1, 64), strconv.FormatInt(f.ConversionValueMicros, 10),
-		strconv.FormatInt(f.VideoViews, 10))
+		null(f.Country), null(f.Device), null(f.PublisherPlatform))
+	l.record = appendMeasures(l.record, f)
 	if err := l.facts.Write(l.record); err != nil {
 		return fmt.Errorf("clickhouse: load facts: %w", err)
 	}
 	return nil
+}
+
+// factColumns are the facts table's measure columns, in the order
+// appendMeasures writes them after the descriptive columns.
+var factColumns = catalog.FactColumns()
+
+// insertFactsSQL names the columns Fact writes: the descriptive ones, then the
+// catalog's measures.
+var insertFactsSQL = func() string {
+	cols := []string{"date", "account_id", "platform", "account_name", "currency",
+		"campaign_id", "campaign_name", "campaign_objective", "campaign_status",
+		"adset_id", "adset_name", "ad_id", "ad_name", "country", "device", "publisher_platform"}
+	for _, c := range factColumns {
+		cols = append(cols, c.Name)
+	}
+	return "INSERT INTO facts (" + strings.Join(cols, ", ") + ") FORMAT CSV"
+}()
+
+// appendMeasures appends a fact's measures as CSV fields: money and counts as
+// integers, a measure its platform does not report as NULL.
+func appendMeasures(record []string, f *ads.Fact) []string {
+	for _, c := range factColumns {
+		v := f.Measures[c.Measure]
+		switch {
+		case v == ads.NotReported && c.Nullable:
+			record = append(record, `\N`)
+		case c.Kind == catalog.Double:
+			record = append(record, strconv.FormatFloat(v, 'f', -1, 64))
+		default:
+			record = append(record, strconv.FormatInt(int64(v), 10))
+		}
+	}
+	return record
 }
 
 func (l *loader) Reach(r ads.Reach) error {

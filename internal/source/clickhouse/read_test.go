@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 func openEmpty(t *testing.T) *Source {
@@ -133,7 +134,7 @@ func TestFailedLoadLeavesNothing(t *testing.T) {
 				return err
 			}
 			for i := range 50000 {
-				if err := sink.Fact(&ads.Fact{AccountID: "act_1", Date: day.AddDate(0, 0, i%300), SpendMicros: 1}); err != nil {
+				if err := sink.Fact(&ads.Fact{AccountID: "act_1", Date: day.AddDate(0, 0, i%300), Measures: [catalog.NumMeasures]float64{catalog.Spend: 1}}); err != nil {
 					return err
 				}
 			}

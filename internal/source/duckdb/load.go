@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 )
 
@@ -267,19 +269,24 @@ func (l *loader) Ad(a demo.Ad) error {
 // and days are boxed into driver.Values once, not per row.
 func (l *loader) Fact(f *demo.Fact) error {
 	l.n.facts++
-	if cap(l.row) < 15 {
-		l.row = make([]driver.Value, 16)
+	if cap(l.row) < stagedWidth {
+		l.row = make([]driver.Value, stagedWidth)
 	}
-	r := l.row[:15]
+	r := l.row[:stagedWidth]
 	if !f.Date.Equal(l.lastDate) {
 		l.lastDate, l.lastDay = f.Date, int32(f.Date.Unix()/86400)
 	}
 	r[0] = l.lastDay
 	r[1], r[2], r[3], r[4] = l.codes.of(f.AccountID), l.codes.of(f.CampaignID), l.codes.of(f.AdSetID), l.codes.of(f.AdID)
 	r[5], r[6], r[7] = l.codes.of(f.Country), l.codes.of(f.Device), l.codes.of(f.PublisherPlatform)
-	r[8], r[9], r[10], r[11] = f.SpendMicros, f.Impressions, f.Clicks, f.LinkClicks
-	r[12], r[13], r[14] = f.Conversions, f.ConversionValueMicros, f.VideoViews
-	return l.appendRow(stageFacts, 15)
+	for m, v := range f.Measures {
+		if doubleMeasure[m] {
+			r[stagedDims+m] = v
+		} else {
+			r[stagedDims+m] = int64(v)
+		}
+	}
+	return l.appendRow(stageFacts, stagedWidth)
 }
 
 func (l *loader) Reach(r demo.Reach) error {
@@ -310,26 +317,63 @@ const (
 	stageCodes = "adsmcp_stage_codes"
 )
 
+// A staged fact is the day, the codes of its stagedDims-1 strings, then its
+// measures in catalog order (catalog.FactColumns).
+const (
+	stagedDims  = 8
+	stagedWidth = stagedDims + int(catalog.NumMeasures)
+)
+
+// doubleMeasure says which measures are staged as DOUBLE (the others as BIGINT).
+var doubleMeasure = func() (d [catalog.NumMeasures]bool) {
+	for _, c := range catalog.FactColumns() {
+		d[c.Measure] = c.Kind == catalog.Double
+	}
+	return d
+}()
+
+// measureType is the DuckDB type of a measure column of this kind.
+func measureType(k catalog.ColumnKind) string {
+	if k == catalog.Double {
+		return "DOUBLE"
+	}
+	return "BIGINT"
+}
+
 // stageDDL: code 0 is NULL (no row in the codes table, so the LEFT JOIN gives NULL);
-// link_clicks -1 is NULL (demo.NotReported).
-const stageDDL = `
+// a measure of -1 in a nullable column is NULL (demo.NotReported).
+var stageDDL = func() string {
+	var cols []string
+	for _, c := range catalog.FactColumns() {
+		cols = append(cols, c.Name+" "+measureType(c.Kind)+" NOT NULL")
+	}
+	return `
 CREATE TEMP TABLE ` + stageFacts + ` (
 	day INTEGER NOT NULL, account INTEGER NOT NULL, campaign INTEGER NOT NULL, adset INTEGER NOT NULL,
 	ad INTEGER NOT NULL, country INTEGER NOT NULL, device INTEGER NOT NULL, publisher INTEGER NOT NULL,
-	spend_micros BIGINT NOT NULL, impressions BIGINT NOT NULL, clicks BIGINT NOT NULL, link_clicks BIGINT NOT NULL,
-	conversions DOUBLE NOT NULL, conversion_value_micros BIGINT NOT NULL, video_views BIGINT NOT NULL
+	` + strings.Join(cols, ", ") + `
 );
 CREATE TEMP TABLE ` + stageCodes + ` (code INTEGER PRIMARY KEY, value VARCHAR NOT NULL);
 `
+}()
 
 // copyFactsSQL expands the staged facts into the facts table, in staging order.
 // The ORDER BY is needed: hash joins do not keep their input's order (the load
 // test checks the physical order).
-var copyFactsSQL = fmt.Sprintf(`
-INSERT INTO facts
+var copyFactsSQL = func() string {
+	names, values := []string{}, []string{}
+	for _, c := range catalog.FactColumns() {
+		names = append(names, c.Name)
+		v := "s." + c.Name
+		if c.Nullable {
+			v = "NULLIF(" + v + ", -1)"
+		}
+		values = append(values, v)
+	}
+	return fmt.Sprintf(`
+INSERT INTO facts (date, account_id, campaign_id, adset_id, ad_id, country, device, publisher_platform, %[3]s)
 SELECT DATE '1970-01-01' + s.day, a.value, c.value, st.value, ad.value, co.value, dv.value, pb.value,
-	s.spend_micros, s.impressions, s.clicks, NULLIF(s.link_clicks, -1), s.conversions,
-	s.conversion_value_micros, s.video_views
+	%[4]s
 FROM temp.main.%[1]s s
 JOIN temp.main.%[2]s a ON a.code = s.account
 LEFT JOIN temp.main.%[2]s c ON c.code = s.campaign
@@ -338,7 +382,8 @@ LEFT JOIN temp.main.%[2]s ad ON ad.code = s.ad
 LEFT JOIN temp.main.%[2]s co ON co.code = s.country
 LEFT JOIN temp.main.%[2]s dv ON dv.code = s.device
 LEFT JOIN temp.main.%[2]s pb ON pb.code = s.publisher
-ORDER BY s.rowid`, stageFacts, stageCodes)
+ORDER BY s.rowid`, stageFacts, stageCodes, strings.Join(names, ", "), strings.Join(values, ", "))
+}()
 
 // codes numbers the distinct strings of the staged facts from 1; "" is 0.
 type codes struct {

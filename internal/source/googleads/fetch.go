@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -114,7 +115,7 @@ func (c *Connector) fetchAccount(ctx context.Context, p *plan, gaql string, a ad
 
 // add turns one row into a fact (and the names of its objects).
 func (r *result) add(p *plan, accountID string, x *row) error {
-	f := ads.Fact{AccountID: accountID, LinkClicks: ads.NotReported}
+	f := ads.Fact{AccountID: accountID}
 	if p.level >= levelCampaign && x.Campaign != nil && x.Campaign.ID != "" {
 		f.CampaignID = string(x.Campaign.ID)
 		r.campaigns[f.CampaignID] = ads.Campaign{CampaignID: f.CampaignID, AccountID: accountID, Name: x.Campaign.Name,
@@ -147,13 +148,12 @@ func (r *result) add(p *plan, accountID string, x *row) error {
 		return err
 	}
 	f.Date = d
-	m := &x.Metrics
-	f.SpendMicros = int64(m.CostMicros)
-	f.Impressions = int64(m.Impressions)
-	f.Clicks = int64(m.Clicks)
-	f.Conversions = float64(m.Conversions)
-	f.ConversionValueMicros = int64(m.ConversionsValue)
-	f.VideoViews = int64(m.VideoTrueviewViews)
+	f.Measures = x.Metrics
+	for m, mf := range catalog.Measures() {
+		if mf.Google == nil {
+			f.Measures[m] = ads.NotReported
+		}
+	}
 	r.facts = append(r.facts, f)
 	return nil
 }

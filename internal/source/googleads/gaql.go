@@ -31,17 +31,18 @@ var dimensionLevel = map[string]level{
 	"country": levelCustomer, "device": levelCustomer, "publisher_platform": levelCustomer,
 }
 
-// metricFields are the GAQL metrics behind the catalog's additive metrics, in
-// the order they are selected. link_clicks has none: Google does not report
-// them (facts carry ads.NotReported).
-var metricFields = []struct{ name, field string }{
-	{"spend", "metrics.cost_micros"},
-	{"impressions", "metrics.impressions"},
-	{"clicks", "metrics.clicks"},
-	{"conversions", "metrics.conversions"},
-	{"conversion_value", "metrics.conversions_value"},
-	{"video_views", "metrics.video_trueview_views"},
-}
+// metricFields are the GAQL metrics behind the catalog's stored metrics, in
+// the order they are selected (the catalog's). A metric without one (link
+// clicks) is not reported by Google: facts carry ads.NotReported.
+var metricFields = func() []struct{ name, field string } {
+	var out []struct{ name, field string }
+	for _, f := range catalog.Measures() {
+		if f.Google != nil {
+			out = append(out, struct{ name, field string }{f.Name, f.Google.Field})
+		}
+	}
+	return out
+}()
 
 // plan is what one query fetches from each account.
 type plan struct {

@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // row is one GoogleAdsRow as the REST API writes it (lowerCamel keys, int64 as
@@ -62,14 +64,76 @@ type row struct {
 		Device        string `json:"device"`
 		AdNetworkType string `json:"adNetworkType"`
 	} `json:"segments"`
-	Metrics struct {
-		CostMicros         int64s `json:"costMicros"`
-		Impressions        int64s `json:"impressions"`
-		Clicks             int64s `json:"clicks"`
-		Conversions        float  `json:"conversions"`
-		ConversionsValue   micros `json:"conversionsValue"`
-		VideoTrueviewViews int64s `json:"videoTrueviewViews"`
-	} `json:"metrics"`
+	Metrics measures `json:"metrics"`
+}
+
+// measures are a row's metrics as the catalog's stored measures (by
+// catalog.Measure): each read from its GAQL field as the catalog says Google
+// writes it; 0 where the row leaves it out.
+type measures [catalog.NumMeasures]float64
+
+// gaqlMetric is one catalog metric's GAQL field as a key of a row's metrics.
+type gaqlMetric struct {
+	key string // metrics.cost_micros → costMicros
+	f   catalog.Field
+}
+
+var gaqlMetrics = func() []gaqlMetric {
+	var out []gaqlMetric
+	for _, f := range catalog.Measures() {
+		if f.Google != nil {
+			out = append(out, gaqlMetric{jsonKey(strings.TrimPrefix(f.Google.Field, "metrics.")), f})
+		}
+	}
+	return out
+}()
+
+// jsonKey is a GAQL field name as the REST API writes it: lowerCamel.
+func jsonKey(name string) string {
+	words := strings.Split(name, "_")
+	for i := 1; i < len(words); i++ {
+		if words[i] != "" {
+			words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
+		}
+	}
+	return strings.Join(words, "")
+}
+
+func (m *measures) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for _, g := range gaqlMetrics {
+		v, ok := raw[g.key]
+		if !ok {
+			continue
+		}
+		x, err := metricValue(g.f, v)
+		if err != nil {
+			return err
+		}
+		m[g.f.Storage.Measure] = x
+	}
+	return nil
+}
+
+// metricValue reads one metric: an int64 (a count, or micros), a double, or
+// money in currency units read exactly into micros.
+func metricValue(f catalog.Field, b []byte) (float64, error) {
+	switch {
+	case f.Google.Value == catalog.GoogleInt64:
+		var v int64s
+		err := v.UnmarshalJSON(b)
+		return float64(v), err
+	case f.Storage.Kind == catalog.Micros:
+		var v micros
+		err := v.UnmarshalJSON(b)
+		return float64(v), err
+	}
+	var v float
+	err := v.UnmarshalJSON(b)
+	return float64(v), err
 }
 
 // id is a resource ID: digits, written as a JSON string (int64) or number.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -156,14 +157,14 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 }
 
 func (r *accountRows) addReach(rp *reachPlan, accountID string, row *Row) {
-	if !row.HasReach {
+	if !row.Has(reachField) {
 		return
 	}
 	period, ok := rp.accepts(row)
 	if !ok {
 		return
 	}
-	rr := ads.Reach{Level: rp.level.String(), ObjectID: accountID, AccountID: accountID, Grain: string(rp.grain), PeriodStart: period, Reach: row.Reach}
+	rr := ads.Reach{Level: rp.level.String(), ObjectID: accountID, AccountID: accountID, Grain: string(rp.grain), PeriodStart: period, Reach: row.Number(reachField)}
 	if rp.level == levelCampaign {
 		if row.CampaignID == "" {
 			return
@@ -207,7 +208,6 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 	f := ads.Fact{
 		Date: date, AccountID: accountID, CampaignID: r.CampaignID, AdSetID: r.AdSetID, AdID: r.AdID,
 		Country: r.Country, PublisherPlatform: r.PublisherPlatform,
-		SpendMicros: r.SpendMicros, Impressions: r.Impressions, Clicks: r.Clicks, LinkClicks: r.InlineLinkClicks,
 	}
 	switch c.opts.DeviceBreakdown {
 	case "impression_device":
@@ -215,23 +215,37 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 	case "device_platform":
 		f.Device = deviceOf(r.DevicePlatform)
 	}
-	var conv, views int64
-	for _, a := range r.Actions {
-		if c.isConversion(a.Type) {
-			conv += a.Micros
-		}
-		if a.Type == videoViewAction {
-			views += a.Micros
-		}
+	for m, mf := range catalog.Measures() {
+		f.Measures[m] = c.measure(mf, r)
 	}
-	for _, a := range r.ActionValues {
-		if c.isConversion(a.Type) {
-			f.ConversionValueMicros += a.Micros
-		}
-	}
-	f.Conversions = float64(conv) / 1e6
-	f.VideoViews = views / 1e6
 	return f, nil
+}
+
+// measure is a stored metric's value in an Insights row, as the catalog says
+// Meta gives it: a number field, one action type, or the configured conversion
+// action types. Actions are in micros: a count of actions is a double
+// (conversions) or a whole count (video views); values are money.
+func (c *Connector) measure(f catalog.Field, r *Row) float64 {
+	mf := f.Meta
+	if mf == nil {
+		return ads.NotReported
+	}
+	if !mf.IsActions() {
+		return float64(r.Number(mf.Field))
+	}
+	var micros int64
+	for _, a := range r.Actions[mf.Field] {
+		if mf.Action != "" && a.Type == mf.Action || mf.Conversions && c.isConversion(a.Type) {
+			micros += a.Micros
+		}
+	}
+	switch f.Storage.Kind {
+	case catalog.Micros:
+		return float64(micros)
+	case catalog.Integer:
+		return float64(micros / 1e6)
+	}
+	return float64(micros) / 1e6
 }
 
 func (c *Connector) isConversion(t string) bool {

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // The Marketing API writes numbers as JSON strings ("123.45"); money is parsed
@@ -20,7 +24,7 @@ type InsightsPage struct {
 }
 
 // Row is one Insights row, its numbers parsed. Fields the request did not ask
-// for are zero (Has* says whether the optional ones were present).
+// for are zero or absent.
 type Row struct {
 	AccountID    string
 	CampaignID   string
@@ -33,16 +37,14 @@ type Row struct {
 	DateStart    time.Time
 	DateStop     time.Time
 
-	SpendMicros      int64
-	Impressions      int64
-	Clicks           int64
-	InlineLinkClicks int64
-	Reach            int64
-	HasReach         bool
-	// Actions and ActionValues keep every action type; which count as
-	// conversions is the connector's choice (Options.ActionTypes).
-	Actions      []Action
-	ActionValues []Action
+	// Numbers are the numeric Insights fields of the catalog's metrics that the
+	// row has (spend, impressions, reach, …), by field name: money in micros,
+	// counts as counts (see metaFields).
+	Numbers map[string]int64
+	// Actions are the lists of actions of the catalog's metrics that the row
+	// has (actions, action_values), by field name; each keeps every action
+	// type: which count is the connector's choice (Options.ActionTypes).
+	Actions map[string][]Action
 
 	// Breakdown values, as Meta names them.
 	Country           string
@@ -50,6 +52,37 @@ type Row struct {
 	DevicePlatform    string
 	PublisherPlatform string
 }
+
+// Number is a numeric field's value (0 when the row does not have it).
+func (r *Row) Number(field string) int64 { return r.Numbers[field] }
+
+// Has reports whether the row has a numeric field (with a value, not null).
+func (r *Row) Has(field string) bool {
+	_, ok := r.Numbers[field]
+	return ok
+}
+
+// metaField is how a numeric or action-list Insights field is parsed.
+type metaField struct {
+	actions bool // a list of actions
+	count   bool // a whole non-negative count (else money, in micros)
+}
+
+// metaFields are the Insights fields behind the catalog's metrics, from the
+// catalog (catalog.MetaFetch).
+var metaFields = func() map[string]metaField {
+	out := map[string]metaField{}
+	for _, f := range catalog.Fields() {
+		if f.Meta == nil {
+			continue
+		}
+		out[f.Meta.Field] = metaField{actions: f.Meta.IsActions(), count: f.Unit == catalog.Count}
+	}
+	return out
+}()
+
+// metaFieldNames are metaFields' names, sorted, for a stable parse order.
+var metaFieldNames = slices.Sorted(maps.Keys(metaFields))
 
 // Action is one entry of actions or action_values: an action type and its
 // value in micros (a count of 3 is 3,000,000; a value of 12.5 is 12,500,000).
@@ -89,28 +122,33 @@ type rawAction struct {
 	Value      flexNumber `json:"value"`
 }
 
+// rawRow is a row's identity, dates and breakdowns; its metric fields are
+// read by name (metaFields).
 type rawRow struct {
-	AccountID         string      `json:"account_id"`
-	CampaignID        string      `json:"campaign_id"`
-	CampaignName      string      `json:"campaign_name"`
-	AdSetID           string      `json:"adset_id"`
-	AdSetName         string      `json:"adset_name"`
-	AdID              string      `json:"ad_id"`
-	AdName            string      `json:"ad_name"`
-	Objective         string      `json:"objective"`
-	DateStart         string      `json:"date_start"`
-	DateStop          string      `json:"date_stop"`
-	Spend             flexNumber  `json:"spend"`
-	Impressions       flexNumber  `json:"impressions"`
-	Clicks            flexNumber  `json:"clicks"`
-	InlineLinkClicks  flexNumber  `json:"inline_link_clicks"`
-	Reach             flexNumber  `json:"reach"`
-	Actions           []rawAction `json:"actions"`
-	ActionValues      []rawAction `json:"action_values"`
-	Country           string      `json:"country"`
-	ImpressionDevice  string      `json:"impression_device"`
-	DevicePlatform    string      `json:"device_platform"`
-	PublisherPlatform string      `json:"publisher_platform"`
+	AccountID         string `json:"account_id"`
+	CampaignID        string `json:"campaign_id"`
+	CampaignName      string `json:"campaign_name"`
+	AdSetID           string `json:"adset_id"`
+	AdSetName         string `json:"adset_name"`
+	AdID              string `json:"ad_id"`
+	AdName            string `json:"ad_name"`
+	Objective         string `json:"objective"`
+	DateStart         string `json:"date_start"`
+	DateStop          string `json:"date_stop"`
+	Country           string `json:"country"`
+	ImpressionDevice  string `json:"impression_device"`
+	DevicePlatform    string `json:"device_platform"`
+	PublisherPlatform string `json:"publisher_platform"`
+
+	metrics map[string]json.RawMessage
+}
+
+func (r *rawRow) UnmarshalJSON(b []byte) error {
+	type plain rawRow
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &r.metrics)
 }
 
 type rawPaging struct {
@@ -169,31 +207,55 @@ func (r *rawRow) parse() (Row, error) {
 	if row.DateStop.Before(row.DateStart) {
 		return row, fmt.Errorf("date_stop %s is before date_start %s", r.DateStop, r.DateStart)
 	}
-	if row.SpendMicros, err = optionalMicros("spend", r.Spend); err != nil {
-		return row, err
-	}
-	for _, c := range []struct {
-		name string
-		n    flexNumber
-		dst  *int64
-	}{
-		{"impressions", r.Impressions, &row.Impressions},
-		{"clicks", r.Clicks, &row.Clicks},
-		{"inline_link_clicks", r.InlineLinkClicks, &row.InlineLinkClicks},
-		{"reach", r.Reach, &row.Reach},
-	} {
-		if *c.dst, err = optionalCount(c.name, c.n); err != nil {
-			return row, err
+	return row, r.parseMetrics(&row)
+}
+
+// parseMetrics reads the row's metric fields: numbers and lists of actions.
+func (r *rawRow) parseMetrics(row *Row) error {
+	for _, name := range metaFieldNames {
+		raw, ok := r.metrics[name]
+		if !ok {
+			continue
 		}
+		mf := metaFields[name]
+		if mf.actions {
+			var list []rawAction
+			if err := json.Unmarshal(raw, &list); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			actions, err := parseActions(name, list)
+			if err != nil {
+				return err
+			}
+			if actions != nil {
+				if row.Actions == nil {
+					row.Actions = map[string][]Action{}
+				}
+				row.Actions[name] = actions
+			}
+			continue
+		}
+		var n flexNumber
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if !n.present || n.s == "" {
+			continue
+		}
+		parse := optionalMicros
+		if mf.count {
+			parse = optionalCount
+		}
+		v, err := parse(name, n)
+		if err != nil {
+			return err
+		}
+		if row.Numbers == nil {
+			row.Numbers = map[string]int64{}
+		}
+		row.Numbers[name] = v
 	}
-	row.HasReach = r.Reach.present && r.Reach.s != ""
-	if row.Actions, err = parseActions("actions", r.Actions); err != nil {
-		return row, err
-	}
-	if row.ActionValues, err = parseActions("action_values", r.ActionValues); err != nil {
-		return row, err
-	}
-	return row, nil
+	return nil
 }
 
 func parseDate(name, s string) (time.Time, error) {

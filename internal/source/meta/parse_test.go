@@ -59,9 +59,9 @@ func TestParseInsightsDocumentedShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := p.Rows[0]
-	if len(p.Rows) != 1 || p.Next == "" || r.CampaignID != "120" || r.SpendMicros != 123_450000 || r.Impressions != 10234 || r.Clicks != 321 ||
-		r.InlineLinkClicks != 200 || !r.HasReach || r.Reach != 8011 || len(r.Actions) != 2 || r.Actions[0].Micros != 12e6 ||
-		r.ActionValues[0].Micros != 980_100000 || r.Country != "US" || r.ImpressionDevice != "iphone" || !r.DateStart.Equal(day("2026-03-01")) {
+	if len(p.Rows) != 1 || p.Next == "" || r.CampaignID != "120" || r.Number("spend") != 123_450000 || r.Number("impressions") != 10234 || r.Number("clicks") != 321 ||
+		r.Number("inline_link_clicks") != 200 || !r.Has("reach") || r.Number("reach") != 8011 || len(r.Actions["actions"]) != 2 || r.Actions["actions"][0].Micros != 12e6 ||
+		r.Actions["action_values"][0].Micros != 980_100000 || r.Country != "US" || r.ImpressionDevice != "iphone" || !r.DateStart.Equal(day("2026-03-01")) {
 		t.Errorf("parsed %+v", p)
 	}
 	last, err := ParseInsights([]byte(`{"data":[],"paging":{"cursors":{"before":"a","after":"b"}}}`))
@@ -70,7 +70,7 @@ func TestParseInsightsDocumentedShape(t *testing.T) {
 	}
 	// Numbers as bare JSON numbers and nulls are accepted too.
 	loose, err := ParseInsights([]byte(`{"data":[{"spend":1.5,"impressions":10,"reach":null,"date_start":"2026-03-01","date_stop":"2026-03-31"}]}`))
-	if err != nil || loose.Rows[0].SpendMicros != 1_500000 || loose.Rows[0].HasReach {
+	if err != nil || loose.Rows[0].Number("spend") != 1_500000 || loose.Rows[0].Has("reach") {
 		t.Errorf("loose: %+v %v", loose, err)
 	}
 }
@@ -168,7 +168,7 @@ func FuzzParseInsights(f *testing.F) {
 			return
 		}
 		for _, r := range p.Rows {
-			if r.DateStart.IsZero() || r.DateStop.Before(r.DateStart) || r.Impressions < 0 || r.Clicks < 0 || r.Reach < 0 {
+			if r.DateStart.IsZero() || r.DateStop.Before(r.DateStart) || r.Number("impressions") < 0 || r.Number("clicks") < 0 || r.Number("reach") < 0 {
 				t.Errorf("inconsistent row %+v", r)
 			}
 		}

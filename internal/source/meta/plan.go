@@ -26,21 +26,17 @@ const (
 
 func (l level) String() string { return [...]string{"account", "campaign", "adset", "ad"}[l] }
 
-// metricFields are the Insights fields behind each additive catalog metric.
-// Conversions and their value come from actions / action_values filtered by
-// Options.ActionTypes; video views are the video_view action (3-second plays).
-var metricFields = map[string]string{
-	"spend":            "spend",
-	"impressions":      "impressions",
-	"clicks":           "clicks",
-	"link_clicks":      "inline_link_clicks",
-	"conversions":      "actions",
-	"conversion_value": "action_values",
-	"video_views":      "actions",
-}
+// reachField is the Insights field of reach (the catalog's).
+var reachField = catalog.MustLookup("reach").Meta.Field
 
-// videoViewAction is the action type counted as video_views.
-const videoViewAction = "video_view"
+// insightsField is the Insights field behind a stored metric, as the catalog
+// says ("" for anything else).
+func insightsField(name string) string {
+	if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.Meta != nil {
+		return f.Meta.Field
+	}
+	return ""
+}
 
 // filterFields are the dimensions whose filters are also sent to Meta as
 // filtering (IDs only: their matching cannot differ from the warehouse's
@@ -96,7 +92,7 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 	}
 	var metricFieldList []string
 	addMetric := func(name string) {
-		if mf, ok := metricFields[name]; ok && !slices.Contains(metricFieldList, mf) {
+		if mf := insightsField(name); mf != "" && !slices.Contains(metricFieldList, mf) {
 			metricFieldList = append(metricFieldList, mf)
 		}
 	}
@@ -193,7 +189,7 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 
 	p.reach = planReach(q, used)
 	if p.reach != nil && !p.reach.separate {
-		p.fields = append(p.fields, "reach")
+		p.fields = append(p.fields, reachField)
 	}
 	return p, nil
 }
@@ -314,7 +310,7 @@ func (p *fetchPlan) reachParams(ranges []timeRange) url.Values {
 	if p.reach.level == levelCampaign {
 		fields = append(fields, "campaign_id", "campaign_name")
 	}
-	v.Set("fields", strings.Join(append(fields, "reach"), ","))
+	v.Set("fields", strings.Join(append(fields, reachField), ","))
 	v.Set("time_ranges", mustJSON(ranges))
 	if len(p.filtering) > 0 {
 		v.Set("filtering", mustJSON(p.filtering))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -222,8 +223,9 @@ func TestNewOptions(t *testing.T) {
 // types; video views are video_view actions.
 func TestActionTypes(t *testing.T) {
 	row := Row{DateStart: day("2026-03-01"), DateStop: day("2026-03-01"),
-		Actions:      []Action{{"purchase", 3e6}, {"omni_purchase", 3e6}, {"lead", 2e6}, {"video_view", 40e6}},
-		ActionValues: []Action{{"purchase", 120_500000}, {"omni_purchase", 120_500000}, {"lead", 9e6}}}
+		Actions: map[string][]Action{
+			"actions":       {{"purchase", 3e6}, {"omni_purchase", 3e6}, {"lead", 2e6}, {"video_view", 40e6}},
+			"action_values": {{"purchase", 120_500000}, {"omni_purchase", 120_500000}, {"lead", 9e6}}}}
 	p := &fetchPlan{start: row.DateStart, end: row.DateStart, increment: "1"}
 	for _, tc := range []struct {
 		types []string
@@ -232,7 +234,7 @@ func TestActionTypes(t *testing.T) {
 	}{{nil, 3, 120_500000}, {[]string{"omni_purchase"}, 3, 120_500000}, {[]string{"purchase", "lead"}, 5, 129_500000}} {
 		c, _ := New(Options{AccessToken: "x", ActionTypes: tc.types})
 		f, err := c.fact(p, "act_1", &row)
-		if err != nil || f.Conversions != tc.conv || f.ConversionValueMicros != tc.value || f.VideoViews != 40 {
+		if err != nil || f.Measures[catalog.Conversions] != tc.conv || f.Measures[catalog.ConversionValue] != float64(tc.value) || f.Measures[catalog.VideoViews] != 40 {
 			t.Errorf("%v: %+v %v", tc.types, f, err)
 		}
 	}

@@ -450,13 +450,7 @@ func (im *importRun) droppedCampaigns(account string, first, last time.Time, inF
 func (im *importRun) copyRows(ex *importer.Export, ids map[string]string) error {
 	_, err := im.tx.CopyFrom(im.ctx, pgx.Identifier{"facts"}, columns["facts"], pgx.CopyFromSlice(len(ex.Facts), func(i int) ([]any, error) {
 		f := &ex.Facts[i]
-		var link any = f.LinkClicks
-		if f.LinkClicks == ads.NotReported {
-			link = nil
-		}
-		return []any{f.Date, ids[f.AccountID], null(f.CampaignID), null(f.AdSetID), null(f.AdID),
-			null(f.Country), null(f.Device), null(f.PublisherPlatform), f.SpendMicros, f.Impressions, f.Clicks,
-			link, f.Conversions, f.ConversionValueMicros, f.VideoViews}, nil
+		return factRow(f, ids[f.AccountID]), nil
 	}))
 	if err != nil {
 		return fmt.Errorf("postgres: copy into facts: %w", err)

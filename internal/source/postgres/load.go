@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 )
 
@@ -24,9 +25,8 @@ var columns = map[string][]string{
 	"campaigns": {"campaign_id", "account_id", "campaign_name", "campaign_objective", "campaign_status", "start_date", "end_date"},
 	"adsets":    {"adset_id", "campaign_id", "account_id", "adset_name"},
 	"ads":       {"ad_id", "adset_id", "campaign_id", "account_id", "ad_name"},
-	"facts": {"date", "account_id", "campaign_id", "adset_id", "ad_id", "country", "device", "publisher_platform",
-		"spend_micros", "impressions", "clicks", "link_clicks", "conversions", "conversion_value_micros", "video_views"},
-	"reach": {"level", "object_id", "account_id", "grain", "period_start", "reach"},
+	"facts":     factColumns(),
+	"reach":     {"level", "object_id", "account_id", "grain", "period_start", "reach"},
 }
 
 // batch is how many rows are buffered before one COPY.
@@ -193,13 +193,38 @@ func (l *loader) Ad(a ads.Ad) error {
 }
 
 func (l *loader) Fact(f *ads.Fact) error {
-	var link any = f.LinkClicks
-	if f.LinkClicks == ads.NotReported {
-		link = nil
+	return l.add("facts", factRow(f, f.AccountID)...)
+}
+
+// factColumns are the facts table's columns in the order factRow sends them:
+// the dimensions, then the catalog's measures.
+func factColumns() []string {
+	cols := []string{"date", "account_id", "campaign_id", "adset_id", "ad_id", "country", "device", "publisher_platform"}
+	for _, c := range catalog.FactColumns() {
+		cols = append(cols, c.Name)
 	}
-	return l.add("facts", f.Date, f.AccountID, null(f.CampaignID), null(f.AdSetID), null(f.AdID),
-		null(f.Country), null(f.Device), null(f.PublisherPlatform), f.SpendMicros, f.Impressions, f.Clicks,
-		link, f.Conversions, f.ConversionValueMicros, f.VideoViews)
+	return cols
+}
+
+// factRow is a fact's values for COPY, with accountID as its account's
+// spelling: money and counts as integers, a measure its platform does not
+// report as NULL.
+func factRow(f *ads.Fact, accountID string) []any {
+	row := make([]any, 0, 8+catalog.NumMeasures)
+	row = append(row, f.Date, accountID, null(f.CampaignID), null(f.AdSetID), null(f.AdID),
+		null(f.Country), null(f.Device), null(f.PublisherPlatform))
+	for _, c := range catalog.FactColumns() {
+		v := f.Measures[c.Measure]
+		switch {
+		case v == ads.NotReported && c.Nullable:
+			row = append(row, nil)
+		case c.Kind == catalog.Double:
+			row = append(row, v)
+		default:
+			row = append(row, int64(v))
+		}
+	}
+	return row
 }
 
 func (l *loader) Reach(r ads.Reach) error {

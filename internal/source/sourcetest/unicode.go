@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
@@ -59,9 +60,11 @@ func UnicodeData(ctx context.Context, sink ads.Sink) error {
 	for day := range 30 {
 		for i, x := range all {
 			f := ads.Fact{Date: start.AddDate(0, 0, day), AccountID: x.account, CampaignID: x.campaign, AdSetID: x.adset, AdID: x.ad,
-				Country: countries[(i+day)%3], Device: "mobile", PublisherPlatform: "facebook",
-				SpendMicros: int64(1_000_000 + 37_000*i + 11_000*day), Impressions: int64(1000 + 7*i + 3*day),
-				Clicks: int64(20 + i + day%5), LinkClicks: int64(15 + i), Conversions: float64((i + day) % 4), ConversionValueMicros: int64(500_000 * ((i + day) % 4))}
+				Country: countries[(i+day)%3], Device: "mobile", PublisherPlatform: "facebook"}
+			m := &f.Measures
+			m[catalog.Spend], m[catalog.Impressions] = float64(1_000_000+37_000*i+11_000*day), float64(1000+7*i+3*day)
+			m[catalog.Clicks], m[catalog.LinkClicks] = float64(20+i+day%5), float64(15+i)
+			m[catalog.Conversions], m[catalog.ConversionValue] = float64((i+day)%4), float64(500_000*((i+day)%4))
 			if err := sink.Fact(&f); err != nil {
 				return err
 			}

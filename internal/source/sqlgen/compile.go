@@ -34,27 +34,13 @@ var dimensionExpr = map[string]string{
 	"publisher_platform": "f.publisher_platform",
 }
 
-// additiveExpr is the summed column of each additive metric, and whether it
-// is money. Money is stored in integer micros: the sum is exact, and one
-// division turns it into currency units.
-var additiveExpr = map[string]struct {
-	column string
-	money  bool
-}{
-	"spend":            {"f.spend_micros", true},
-	"impressions":      {"f.impressions", false},
-	"clicks":           {"f.clicks", false},
-	"link_clicks":      {"f.link_clicks", false},
-	"conversions":      {"f.conversions", false},
-	"conversion_value": {"f.conversion_value_micros", true},
-	"video_views":      {"f.video_views", false},
-}
-
-// additive is the aggregate of an additive metric, as a double.
+// additive is the aggregate of an additive metric, as a double: the sum of the
+// column the catalog stores it in. Money is stored in integer micros: the sum
+// is exact, and one division turns it into currency units.
 func additive(d Dialect, name string) string {
-	a := additiveExpr[name]
-	e := d.Double("SUM(" + a.column + ")")
-	if a.money {
+	st := catalog.MustLookup(name).Storage
+	e := d.Double("SUM(f." + st.Column + ")")
+	if st.Kind == catalog.Micros {
 		e += " / 1000000"
 	}
 	return e
@@ -112,7 +98,7 @@ func (b *builder) params(vs []any) string {
 	return strings.Join(ps, ", ")
 }
 
-// compile turns a normalized query into one parameterized SQL statement:
+// Compile turns a normalized query into one parameterized SQL statement:
 //
 //	agg:   facts grouped by period and dimensions, dimension filters in WHERE,
 //	       additive sums (and reach joined at its stored level and grain);
@@ -120,27 +106,61 @@ func (b *builder) params(vs []any) string {
 //	final: metric filters on the computed rows (HAVING semantics), the row count
 //	       before any limit, sort and limit.
 func Compile(q *query.Query, d Dialect) (*Plan, error) {
-	p := &Plan{}
-	b := &builder{d: d}
+	c := &compilation{q: q, d: d, p: &Plan{}, b: &builder{d: d}}
+	if err := c.useMetrics(); err != nil {
+		return nil, err
+	}
+	if err := c.useReach(); err != nil {
+		return nil, err
+	}
+	agg, err := c.aggregate()
+	if err != nil {
+		return nil, err
+	}
+	calcSQL := c.calculate(agg)
+	if err := c.final(calcSQL); err != nil {
+		return nil, err
+	}
+	c.p.Args = c.b.args
+	return c.p, nil
+}
 
-	// Which additive sums are needed: requested metrics, ratio parts, metrics
-	// used only in filters.
-	var sums []string
+// compilation is one query's compilation, stage by stage.
+type compilation struct {
+	q *query.Query
+	d Dialect
+	p *Plan
+	b *builder
+
+	// used are the metrics asked for, then those used only in filters; sums
+	// the additive sums they need (requested metrics and ratio parts).
+	used, sums []string
+	reach      *reachPlan
+	// aliases are the joined tables the dimensions need; groups the agg
+	// stage's grouping columns (p, d0, d1, …).
+	aliases map[string]bool
+	groups  []string
+	// metricRef is each computed metric's column in the calc stage (m0, m1, …).
+	metricRef map[string]string
+}
+
+// useMetrics finds the metrics used and the additive sums they need.
+func (c *compilation) useMetrics() error {
 	need := func(name string) {
-		if _, ok := additiveExpr[name]; ok && !slices.Contains(sums, name) {
-			sums = append(sums, name)
+		if f, ok := catalog.Lookup(name); ok && f.Storage != nil && !slices.Contains(c.sums, name) {
+			c.sums = append(c.sums, name)
 		}
 	}
-	used := slices.Clone(q.Metrics)
-	for _, f := range q.Filters {
-		if f.Metric && !slices.Contains(used, f.Field) {
-			used = append(used, f.Field)
+	c.used = slices.Clone(c.q.Metrics)
+	for _, f := range c.q.Filters {
+		if f.Metric && !slices.Contains(c.used, f.Field) {
+			c.used = append(c.used, f.Field)
 		}
 	}
-	for _, m := range used {
+	for _, m := range c.used {
 		f, ok := catalog.Lookup(m)
 		if !ok || !f.IsMetric() {
-			return nil, fmt.Errorf("%s: %q is not a catalog metric", d.Name(), m)
+			return fmt.Errorf("%s: %q is not a catalog metric", c.d.Name(), m)
 		}
 		switch f.Aggregation {
 		case catalog.Sum:
@@ -150,58 +170,75 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 			need(f.Denominator)
 		}
 	}
+	return nil
+}
 
-	reach, reachNotice := planReach(q, used)
+// useReach plans the stored reach the query reads, and the notices when it
+// cannot (a filter on an unavailable metric is then an error).
+func (c *compilation) useReach() error {
+	reach, reachNotice := planReach(c.q, c.used)
 	if reachNotice != nil {
-		p.Notices = append(p.Notices, *reachNotice)
-		if err := unavailableFilters(q); err != nil {
-			return nil, err
+		c.p.Notices = append(c.p.Notices, *reachNotice)
+		if err := unavailableFilters(c.q); err != nil {
+			return err
 		}
 	}
 	if reach != nil {
-		p.Notices = append(p.Notices, reach.notices(q)...)
+		c.p.Notices = append(c.p.Notices, reach.notices(c.q)...)
 	}
+	c.reach = reach
+	return nil
+}
 
-	// Period expression.
-	var periodExpr string
-	switch q.Grain {
+// dimension is a dimension's SQL expression, noting the join it needs.
+func (c *compilation) dimension(name string) (string, error) {
+	e, ok := dimensionExpr[name]
+	if !ok {
+		return "", fmt.Errorf("%s: %q is not a catalog dimension", c.d.Name(), name)
+	}
+	if c.d.Layout() == Denormalized {
+		return "f." + name, nil
+	}
+	c.aliases[e[:1]] = true
+	return e, nil
+}
+
+// periodExpr is the expression of the query's period ("" at total grain).
+func (c *compilation) periodExpr() (string, error) {
+	switch c.q.Grain {
 	case fit.Daily:
-		periodExpr = "f.date"
+		return "f.date", nil
 	case fit.Weekly, fit.Monthly:
-		periodExpr = d.Truncate(q.Grain, "f.date")
+		return c.d.Truncate(c.q.Grain, "f.date"), nil
 	case fit.Total:
-	default:
-		return nil, fmt.Errorf("%s: unknown grain %q", d.Name(), q.Grain)
+		return "", nil
 	}
+	return "", fmt.Errorf("%s: unknown grain %q", c.d.Name(), c.q.Grain)
+}
 
-	// Joins needed by dimensions and dimension filters.
-	aliases := map[string]bool{}
-	useDim := func(name string) (string, error) {
-		e, ok := dimensionExpr[name]
-		if !ok {
-			return "", fmt.Errorf("%s: %q is not a catalog dimension", d.Name(), name)
-		}
-		if d.Layout() == Denormalized {
-			return "f." + name, nil
-		}
-		aliases[e[:1]] = true
-		return e, nil
+// aggregate is the agg stage: facts grouped by period and dimensions, with the
+// dimension filters and the additive sums.
+func (c *compilation) aggregate() (string, error) {
+	q, d, b := c.q, c.d, c.b
+	periodExpr, err := c.periodExpr()
+	if err != nil {
+		return "", err
 	}
-
-	var selects, groups []string
+	c.aliases = map[string]bool{}
+	var selects []string
 	if periodExpr != "" {
 		selects = append(selects, periodExpr+" AS p")
-		groups = append(groups, "p")
+		c.groups = append(c.groups, "p")
 	}
 	for i, dim := range q.Dimensions {
-		e, err := useDim(dim)
+		e, err := c.dimension(dim)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		selects = append(selects, fmt.Sprintf("%s AS d%d", e, i))
-		groups = append(groups, fmt.Sprintf("d%d", i))
+		c.groups = append(c.groups, fmt.Sprintf("d%d", i))
 	}
-	for i, m := range sums {
+	for i, m := range c.sums {
 		selects = append(selects, fmt.Sprintf("%s AS s%d", additive(d, m), i))
 	}
 	selects = append(selects, "COUNT(*) AS fact_rows") // never an empty SELECT list
@@ -213,90 +250,135 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		if f.Metric {
 			continue
 		}
-		e, err := useDim(f.Field)
+		e, err := c.dimension(f.Field)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		where = append(where, textPredicate(b, e, f))
 	}
 
 	from := "facts f"
 	for _, al := range []string{"a", "c", "s", "d"} {
-		if aliases[al] {
+		if c.aliases[al] {
 			from += "\n  " + joins[al]
 		}
 	}
 	groupBy := ""
-	if len(groups) > 0 {
-		groupBy = "\n  GROUP BY " + strings.Join(groups, ", ")
+	if len(c.groups) > 0 {
+		groupBy = "\n  GROUP BY " + strings.Join(c.groups, ", ")
 	}
-	agg := fmt.Sprintf("SELECT %s\n  FROM %s\n  WHERE %s%s",
-		strings.Join(selects, ", "), from, strings.Join(where, "\n    AND "), groupBy)
+	return fmt.Sprintf("SELECT %s\n  FROM %s\n  WHERE %s%s",
+		strings.Join(selects, ", "), from, strings.Join(where, "\n    AND "), groupBy), nil
+}
 
-	// calc: computed metrics over the sums.
-	sumRef := func(name string) string { return fmt.Sprintf("g.s%d", slices.Index(sums, name)) }
+// sumRef is an additive sum's column in the agg stage.
+func (c *compilation) sumRef(name string) string {
+	return fmt.Sprintf("g.s%d", slices.Index(c.sums, name))
+}
+
+// metricExpr is a used metric's expression over the sums and the joined reach,
+// as its aggregation says; ok is false when the metric is left out of the
+// query (non-additive without the reach it needs).
+func (c *compilation) metricExpr(f catalog.Field) (string, bool) {
+	switch f.Aggregation {
+	case catalog.Sum:
+		return c.sumRef(f.Name), true
+	case catalog.Ratio:
+		return fmt.Sprintf("CASE WHEN %[2]s <> 0 THEN %[1]s / %[2]s * %[3]g END", c.sumRef(f.Numerator), c.sumRef(f.Denominator), f.Scale), true
+	}
+	// Non-additive: a stored distinct count, or a sum over one.
+	if c.reach == nil {
+		if !keptEmpty(c.q, f.Name) {
+			return "", false // left out: not available for this query
+		}
+		return emptyMetric(c.d), true
+	}
+	if f.Distinct != "" {
+		return "r." + f.Distinct, true
+	}
+	den := "r." + catalog.MustLookup(f.Denominator).Distinct
+	return fmt.Sprintf("CASE WHEN %[2]s > 0 THEN %[1]s / %[2]s END", c.sumRef(f.Numerator), den), true
+}
+
+// calculate is the calc stage: the metrics computed from the sums (and the
+// sums themselves, for the hidden parts of ratios).
+func (c *compilation) calculate(agg string) string {
 	var calc []string
-	keyCols := slices.Clone(groups)
-	for _, k := range keyCols {
+	for _, k := range c.groups {
 		calc = append(calc, "g."+k)
 	}
-	metricRef := map[string]string{}
-	for _, m := range used {
-		f := catalog.MustLookup(m)
-		var e string
-		switch {
-		case f.Aggregation == catalog.Sum:
-			e = sumRef(m)
-		case f.Aggregation == catalog.Ratio:
-			e = fmt.Sprintf("CASE WHEN %[2]s <> 0 THEN %[1]s / %[2]s * %[3]g END", sumRef(f.Numerator), sumRef(f.Denominator), f.Scale)
-		case m == "reach":
-			e = "r.reach"
-		case m == "frequency":
-			e = fmt.Sprintf("CASE WHEN r.reach > 0 THEN %s / r.reach END", sumRef("impressions"))
+	c.metricRef = map[string]string{}
+	for _, m := range c.used {
+		e, ok := c.metricExpr(catalog.MustLookup(m))
+		if !ok {
+			continue
 		}
-		if f.Aggregation == catalog.NonAdditive && reach == nil {
-			if !keptEmpty(q, m) {
-				continue // left out: not available for this query
-			}
-			e = emptyMetric(d)
-		}
-		metricRef[m] = fmt.Sprintf("m%d", len(metricRef))
-		calc = append(calc, fmt.Sprintf("%s AS %s", e, metricRef[m]))
+		c.metricRef[m] = fmt.Sprintf("m%d", len(c.metricRef))
+		calc = append(calc, fmt.Sprintf("%s AS %s", e, c.metricRef[m]))
 	}
-	p.Notices = append(p.Notices, notReported(q, reach != nil)...)
-	for i, m := range sums {
+	c.p.Notices = append(c.p.Notices, notReported(c.q, c.reach != nil)...)
+	for i, m := range c.sums {
 		calc = append(calc, fmt.Sprintf("g.s%d AS h_%s", i, m))
 	}
 	// Subqueries rather than CTEs: the same SQL runs on engines without WITH
 	// (ClickHouse 18).
 	calcFrom := "(" + agg + ") AS g"
-	if reach != nil {
-		rsql, keys := reach.sql(b, q, groups)
-		calcFrom = d.JoinReach(agg, rsql, keys)
+	if c.reach != nil {
+		rsql, keys := c.reach.sql(c.b, c.q, c.groups)
+		calcFrom = c.d.JoinReach(agg, rsql, keys)
 	}
 	calcSQL := fmt.Sprintf("SELECT %s\n  FROM %s", strings.Join(calc, ", "), calcFrom)
-	if len(groups) == 0 {
+	if len(c.groups) == 0 {
 		calcSQL += "\n  WHERE " + noFactsNoRow()
 	}
+	return calcSQL
+}
 
-	// final: metric filters, count before limit, order, limit.
+// having are the metric filters on the computed rows.
+func (c *compilation) having() ([]string, error) {
 	var having []string
-	for _, f := range q.Filters {
+	for _, f := range c.q.Filters {
 		if !f.Metric {
 			continue
 		}
-		ref, ok := metricRef[f.Field]
+		ref, ok := c.metricRef[f.Field]
 		if !ok {
 			return nil, &query.Error{Problems: []query.Problem{{Field: "filters", Value: f.Field,
 				Problem: "cannot filter on a metric that is not available for this query (see the notice on " + f.Field + ")",
 				Fix:     "remove the filter or ask at a grain where the metric is available"}}}
 		}
-		having = append(having, numberPredicate(b, ref, f))
+		having = append(having, numberPredicate(c.b, ref, f))
 	}
+	return having, nil
+}
+
+// metricColumn is the result column of metric m, as the catalog describes it.
+func (c *compilation) metricColumn(m string, hidden bool) *fit.Column {
+	f := catalog.MustLookup(m)
+	col := &fit.Column{Name: m, Role: fit.RoleMetric, Hidden: hidden}
+	switch f.Aggregation {
+	case catalog.Sum:
+		col.Aggregation = fit.Sum
+	case catalog.Ratio:
+		col.Aggregation, col.Numerator, col.Denominator, col.Scale = fit.Ratio, f.Numerator, f.Denominator, f.Scale
+	case catalog.NonAdditive:
+		col.Aggregation, col.Numerator, col.Denominator, col.Scale = fit.NonAdditive, f.Numerator, f.Denominator, f.Scale
+	}
+	if f.Unit == catalog.Money {
+		col.Money = true
+		col.CurrencyColumn, col.Currency = currencyOf(c.q)
+	}
+	return col
+}
+
+// outputs are the final SELECT's columns, recorded in the plan: time,
+// dimensions, the requested metrics, and the hidden parts of requested ratios
+// (for exact roll-ups downstream).
+func (c *compilation) outputs() []string {
+	q, p := c.q, c.p
 	var out []string
-	tc := q.Grain.TimeColumn()
-	if tc != "" {
-		out = append(out, d.FormatPeriod(q.Grain, "p"))
+	if tc := q.Grain.TimeColumn(); tc != "" {
+		out = append(out, c.d.FormatPeriod(q.Grain, "p"))
 		p.Columns = append(p.Columns, &fit.Column{Name: tc, Role: fit.RoleTime})
 	}
 	for i, dim := range q.Dimensions {
@@ -305,30 +387,12 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		// step 1 judges.
 		p.Columns = append(p.Columns, &fit.Column{Name: dim, Role: fit.RoleDimension, Unit: dim == "currency"})
 	}
-	currencyColumn, currency := currencyOf(q)
-	addMetric := func(m string, ref string, hidden bool) {
-		f := catalog.MustLookup(m)
-		c := &fit.Column{Name: m, Role: fit.RoleMetric, Hidden: hidden}
-		switch f.Aggregation {
-		case catalog.Sum:
-			c.Aggregation = fit.Sum
-		case catalog.Ratio:
-			c.Aggregation, c.Numerator, c.Denominator, c.Scale = fit.Ratio, f.Numerator, f.Denominator, f.Scale
-		case catalog.NonAdditive:
-			c.Aggregation, c.Numerator, c.Denominator, c.Scale = fit.NonAdditive, f.Numerator, f.Denominator, f.Scale
-		}
-		if f.Unit == catalog.Money {
-			c.Money, c.CurrencyColumn, c.Currency = true, currencyColumn, currency
-		}
-		out = append(out, ref)
-		p.Columns = append(p.Columns, c)
-	}
 	for _, m := range q.Metrics {
-		if ref, ok := metricRef[m]; ok {
-			addMetric(m, ref, false)
+		if ref, ok := c.metricRef[m]; ok {
+			out = append(out, ref)
+			p.Columns = append(p.Columns, c.metricColumn(m, false))
 		}
 	}
-	// Hidden parts of requested ratios, for exact roll-ups downstream.
 	for _, m := range q.Metrics {
 		f := catalog.MustLookup(m)
 		if f.Aggregation != catalog.Ratio {
@@ -336,29 +400,38 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 		}
 		for _, part := range []string{f.Numerator, f.Denominator} {
 			if !slices.Contains(q.Metrics, part) && p.column(part) == nil {
-				addMetric(part, "h_"+part, true)
+				out = append(out, "h_"+part)
+				p.Columns = append(p.Columns, c.metricColumn(part, true))
 			}
 		}
 	}
-	keys := orderBy(d, q, metricRef)
+	return out
+}
+
+// final is the final stage: metric filters, the count before the limit, order
+// and limit.
+func (c *compilation) final(calcSQL string) error {
+	having, err := c.having()
+	if err != nil {
+		return err
+	}
+	out := c.outputs()
+	keys := orderBy(c.d, c.q, c.metricRef)
 	havingSQL := ""
 	if len(having) > 0 {
 		havingSQL = "\nWHERE " + strings.Join(having, "\n  AND ")
 	}
-	var final string
-	if q.Limit > 0 {
-		final = limitSQL(b, q, p, out, calcSQL, havingSQL, keys)
-	} else {
-		if d.WindowCount() {
-			out = append(out, "COUNT(*) OVER () AS n_before_limit")
-		} else {
-			p.ReaderCounts = true
-		}
-		final = fmt.Sprintf("SELECT %s\nFROM (\n  %s\n) AS calc%s\nORDER BY %s", strings.Join(out, ", "), calcSQL, havingSQL, strings.Join(keys, ", "))
+	if c.q.Limit > 0 {
+		c.p.SQL = limitSQL(c.b, c.q, c.p, out, calcSQL, havingSQL, keys)
+		return nil
 	}
-	p.SQL = final
-	p.Args = b.args
-	return p, nil
+	if c.d.WindowCount() {
+		out = append(out, "COUNT(*) OVER () AS n_before_limit")
+	} else {
+		c.p.ReaderCounts = true
+	}
+	c.p.SQL = fmt.Sprintf("SELECT %s\nFROM (\n  %s\n) AS calc%s\nORDER BY %s", strings.Join(out, ", "), calcSQL, havingSQL, strings.Join(keys, ", "))
+	return nil
 }
 
 func (p *Plan) column(name string) *fit.Column {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // The fake understands an explicit subset of the Google Ads Query Language,
@@ -56,8 +58,16 @@ var withMetrics = []string{"customer", "campaign", "ad_group", "ad_group_ad", "u
 
 var segmentFields = []string{"segments.date", "segments.week", "segments.month", "segments.device", "segments.ad_network_type"}
 
-var metricFields = []string{"metrics.cost_micros", "metrics.impressions", "metrics.clicks", "metrics.conversions",
-	"metrics.conversions_value", "metrics.video_trueview_views"}
+// metricFields are the GAQL metrics the fake knows: the catalog's.
+var metricFields = func() []string {
+	var out []string
+	for _, f := range catalog.Measures() {
+		if f.Google != nil {
+			out = append(out, f.Google.Field)
+		}
+	}
+	return out
+}()
 
 // Query is a parsed GAQL query of the subset.
 type Query struct {

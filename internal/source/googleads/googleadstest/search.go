@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // searchStream answers googleAds:searchStream for customer cid.
@@ -88,9 +91,8 @@ func (s *Server) searchStream(w http.ResponseWriter, r *http.Request, cid, text 
 
 // group is one result row being aggregated.
 type group struct {
-	attrs                          []string
-	cost, imps, clicks, value, vid int64
-	conv                           float64
+	attrs []string
+	sums  [catalog.NumMeasures]float64 // by catalog.Measure, what Google reports
 }
 
 // execute runs q for customer cid and returns its rows, or writes an error.
@@ -154,12 +156,11 @@ facts:
 			groups[key] = g
 			order = append(order, g)
 		}
-		g.cost += f.SpendMicros
-		g.imps += f.Impressions
-		g.clicks += f.Clicks
-		g.conv += f.Conversions
-		g.value += f.ConversionValueMicros
-		g.vid += f.VideoViews
+		for m, v := range f.Measures {
+			if v != ads.NotReported {
+				g.sums[m] += v
+			}
+		}
 	}
 	rows := make([]map[string]any, len(order))
 	for i, g := range order {
@@ -283,24 +284,9 @@ func (s *Server) row(cid string, fields, attrs []string, g *group) map[string]an
 			continue
 		}
 		var v any
-		switch f {
-		case "metrics.cost_micros":
-			v = nonZero(g.cost)
-		case "metrics.impressions":
-			v = nonZero(g.imps)
-		case "metrics.clicks":
-			v = nonZero(g.clicks)
-		case "metrics.video_trueview_views":
-			v = nonZero(g.vid)
-		case "metrics.conversions":
-			if g.conv != 0 {
-				v = g.conv
-			}
-		case "metrics.conversions_value":
-			if g.value != 0 {
-				v = json.Number(strconv.FormatFloat(float64(g.value)/1e6, 'f', -1, 64))
-			}
-		default:
+		if m, ok := gaqlMeasures[f]; ok {
+			v = metricValue(m, g.sums[m.Storage.Measure])
+		} else {
 			x := val[f]
 			switch {
 			case x == "":
@@ -337,11 +323,29 @@ func (s *Server) row(cid string, fields, attrs []string, g *group) map[string]an
 	return out
 }
 
-func nonZero(n int64) any {
-	if n == 0 {
-		return nil
+// gaqlMeasures are the catalog's stored metrics by their GAQL field.
+var gaqlMeasures = func() map[string]catalog.Field {
+	out := map[string]catalog.Field{}
+	for _, f := range catalog.Measures() {
+		if f.Google != nil {
+			out[f.Google.Field] = f
+		}
 	}
-	return strconv.FormatInt(n, 10)
+	return out
+}()
+
+// metricValue writes a metric's sum as the API does: int64s as strings, doubles
+// as numbers (money in currency units), zero left out.
+func metricValue(f catalog.Field, v float64) any {
+	switch {
+	case v == 0:
+		return nil
+	case f.Google.Value == catalog.GoogleInt64:
+		return strconv.FormatInt(int64(v), 10)
+	case f.Storage.Kind == catalog.Micros:
+		return json.Number(strconv.FormatFloat(v/1e6, 'f', -1, 64))
+	}
+	return v
 }
 
 func set(m map[string]any, path []string, v any) {

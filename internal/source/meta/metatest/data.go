@@ -2,6 +2,7 @@ package metatest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -126,37 +127,46 @@ type groupKey struct {
 	country, device, platform string
 }
 
-type sums struct {
-	spend, imps, clicks, link, value, views int64
-	conv                                    float64
-}
+// sums are a group's measures, by catalog.Measure (what Meta reports).
+type sums [catalog.NumMeasures]float64
 
 // outRow is an Insights row in the API's format: numbers as strings, fields
 // the request did not ask for left out.
 type outRow struct {
-	AccountID         string      `json:"account_id,omitempty"`
-	AccountName       string      `json:"account_name,omitempty"`
-	AccountCurrency   string      `json:"account_currency,omitempty"`
-	CampaignID        string      `json:"campaign_id,omitempty"`
-	CampaignName      string      `json:"campaign_name,omitempty"`
-	AdSetID           string      `json:"adset_id,omitempty"`
-	AdSetName         string      `json:"adset_name,omitempty"`
-	AdID              string      `json:"ad_id,omitempty"`
-	AdName            string      `json:"ad_name,omitempty"`
-	Objective         string      `json:"objective,omitempty"`
-	Spend             string      `json:"spend,omitempty"`
-	Impressions       string      `json:"impressions,omitempty"`
-	Clicks            string      `json:"clicks,omitempty"`
-	InlineLinkClicks  string      `json:"inline_link_clicks,omitempty"`
-	Reach             string      `json:"reach,omitempty"`
-	Actions           []outAction `json:"actions,omitempty"`
-	ActionValues      []outAction `json:"action_values,omitempty"`
-	DateStart         string      `json:"date_start"`
-	DateStop          string      `json:"date_stop"`
-	Country           string      `json:"country,omitempty"`
-	ImpressionDevice  string      `json:"impression_device,omitempty"`
-	DevicePlatform    string      `json:"device_platform,omitempty"`
-	PublisherPlatform string      `json:"publisher_platform,omitempty"`
+	AccountID         string `json:"account_id,omitempty"`
+	AccountName       string `json:"account_name,omitempty"`
+	AccountCurrency   string `json:"account_currency,omitempty"`
+	CampaignID        string `json:"campaign_id,omitempty"`
+	CampaignName      string `json:"campaign_name,omitempty"`
+	AdSetID           string `json:"adset_id,omitempty"`
+	AdSetName         string `json:"adset_name,omitempty"`
+	AdID              string `json:"ad_id,omitempty"`
+	AdName            string `json:"ad_name,omitempty"`
+	Objective         string `json:"objective,omitempty"`
+	DateStart         string `json:"date_start"`
+	DateStop          string `json:"date_stop"`
+	Country           string `json:"country,omitempty"`
+	ImpressionDevice  string `json:"impression_device,omitempty"`
+	DevicePlatform    string `json:"device_platform,omitempty"`
+	PublisherPlatform string `json:"publisher_platform,omitempty"`
+
+	// metrics are the metric fields (spend, actions, reach, …) by name, as the
+	// catalog says Meta gives each metric.
+	metrics map[string]any
+}
+
+// MarshalJSON writes the row's fields and its metric fields.
+func (r outRow) MarshalJSON() ([]byte, error) {
+	type plain outRow
+	b, err := json.Marshal(plain(r))
+	if err != nil || len(r.metrics) == 0 {
+		return b, err
+	}
+	m, err := json.Marshal(r.metrics)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b[:len(b)-1], ','), m[1:]...), nil
 }
 
 type outAction struct {
@@ -209,15 +219,11 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 				s = &sums{}
 				groups[k] = s
 			}
-			s.spend += f.SpendMicros
-			s.imps += f.Impressions
-			s.clicks += f.Clicks
-			if f.LinkClicks > 0 {
-				s.link += f.LinkClicks
+			for m, v := range f.Measures {
+				if v != ads.NotReported {
+					s[m] += v
+				}
 			}
-			s.conv += f.Conversions
-			s.value += f.ConversionValueMicros
-			s.views += f.VideoViews
 		}
 	}
 	keys := make([]groupKey, 0, len(groups))
@@ -296,46 +302,7 @@ func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) out
 			r.AdName = d.ads[k.ad].Name
 		}
 	}
-	if f["spend"] {
-		r.Spend = formatMicros(s.spend)
-	}
-	if f["impressions"] {
-		r.Impressions = strconv.FormatInt(s.imps, 10)
-	}
-	if f["clicks"] {
-		r.Clicks = strconv.FormatInt(s.clicks, 10)
-	}
-	if f["inline_link_clicks"] {
-		r.InlineLinkClicks = strconv.FormatInt(s.link, 10)
-	}
-	if f["actions"] {
-		conv := strconv.FormatFloat(s.conv, 'f', -1, 64)
-		for _, a := range []struct {
-			t string
-			v int64
-			s string
-		}{
-			{"link_click", s.link, ""},
-			{"offsite_conversion.fb_pixel_purchase", int64(s.conv), conv},
-			{"omni_purchase", int64(s.conv), conv},
-			{"purchase", int64(s.conv), conv},
-			{"video_view", s.views, ""},
-		} {
-			if a.v > 0 || a.s != "" && s.conv > 0 {
-				v := a.s
-				if v == "" {
-					v = strconv.FormatInt(a.v, 10)
-				}
-				r.Actions = append(r.Actions, outAction{a.t, v})
-			}
-		}
-	}
-	if f["action_values"] && s.value > 0 {
-		v := formatMicros(s.value)
-		for _, t := range []string{"offsite_conversion.fb_pixel_purchase", "omni_purchase", "purchase"} {
-			r.ActionValues = append(r.ActionValues, outAction{t, v})
-		}
-	}
+	r.metrics = metrics(f, s)
 	if f["reach"] && len(q.breakdowns) == 0 && (q.level == "account" || q.level == "campaign") {
 		key := reachKey{level: q.level, object: acct.AccountID}
 		if q.level == "campaign" {
@@ -344,11 +311,60 @@ func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) out
 		if g := grainOf(k.start, k.stop); g != "" && key.object != "" {
 			key.grain, key.start = g, k.start
 			if v, ok := d.reach[key]; ok {
-				r.Reach = strconv.FormatInt(v, 10)
+				r.metrics["reach"] = strconv.FormatInt(v, 10)
 			}
 		}
 	}
 	return r
+}
+
+// conversionTypes are the action types the fake reports purchases under (Meta
+// reports one purchase under several).
+var conversionTypes = []string{"offsite_conversion.fb_pixel_purchase", "omni_purchase", "purchase"}
+
+// metrics are a group's metric fields the request asked for, written as the
+// catalog says Meta gives each metric: number fields as strings, and actions
+// (link clicks as link_click actions too, as Meta does), zero ones left out.
+func metrics(asked map[string]bool, s *sums) map[string]any {
+	out := map[string]any{}
+	lists := map[string][]outAction{}
+	for m, f := range catalog.Measures() {
+		mf, v := f.Meta, s[m]
+		switch {
+		case mf == nil || !asked[mf.Field]:
+		case !mf.IsActions():
+			if text := formatValue(f.Storage.Kind, v); text != "" {
+				out[mf.Field] = text
+			}
+		case v <= 0:
+		case mf.Conversions:
+			for _, t := range conversionTypes {
+				lists[mf.Field] = append(lists[mf.Field], outAction{t, formatValue(f.Storage.Kind, v)})
+			}
+		default:
+			lists[mf.Field] = append(lists[mf.Field], outAction{mf.Action, formatValue(f.Storage.Kind, v)})
+		}
+	}
+	if link := s[catalog.LinkClicks]; asked["actions"] && link > 0 {
+		lists["actions"] = append(lists["actions"], outAction{"link_click", strconv.FormatInt(int64(link), 10)})
+	}
+	for field, list := range lists {
+		slices.SortFunc(list, func(a, b outAction) int { return strings.Compare(a.ActionType, b.ActionType) })
+		out[field] = list
+	}
+	return out
+}
+
+// formatValue writes a measure as Meta does: money as the shortest exact
+// decimal ("" for zero), counts as integers, doubles as the shortest decimal.
+func formatValue(k catalog.ColumnKind, v float64) string {
+	switch k {
+	case catalog.Micros:
+		return formatMicros(int64(v))
+	case catalog.Integer:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // grainOf is the reach grain a period is exactly, or "" (the fake only knows
