@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -54,17 +53,23 @@ func Import(ctx context.Context, dsn string, exports []*importer.Export, opt imp
 		return nil, err
 	}
 	s := &importStore{c: c, target: Redact(dsn)}
-	n, err := s.tablesPresent(ctx)
+	schema, err := s.tablesPresent(ctx, tables...)
 	if err != nil {
 		return nil, err
 	}
+	ledger, err := s.tablesPresent(ctx, "imports")
+	if err != nil {
+		return nil, err
+	}
+	s.complete, s.ledger = schema == len(tables) && ledger == 1, ledger == 1
 	switch {
-	case n == len(tables)+1:
-	case opt.DryRun && n == 0:
-		// Nothing to read, and a dry run creates nothing.
-		s.fresh = true
+	case schema == len(tables):
+		// The tables created later, before the first write: a refused import
+		// (into the demo data) or a dry run creates nothing.
+	case schema == 0:
+		s.fresh = true // nothing to read
 	default:
-		if err := s.createTables(ctx); err != nil {
+		if err := s.ensureTables(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -73,12 +78,12 @@ func Import(ctx context.Context, dsn string, exports []*importer.Export, opt imp
 	return importer.Write(ctx, s, exports, opt)
 }
 
-// tablesPresent counts the warehouse's tables (and the ledger) that exist,
-// 0 when the database itself does not.
-func (s *importStore) tablesPresent(ctx context.Context) (int, error) {
-	names := make([]string, 0, len(tables)+1)
-	for _, t := range append(slices.Clone(tables), "imports") {
-		names = append(names, literal(t))
+// tablesPresent counts the tables of names that exist, 0 when the database
+// itself does not.
+func (s *importStore) tablesPresent(ctx context.Context, tables ...string) (int, error) {
+	names := make([]string, len(tables))
+	for i, t := range tables {
+		names[i] = literal(t)
 	}
 	out, err := s.c.server().do(ctx, "SELECT count() FROM system.tables WHERE database = "+literal(s.c.e.database)+
 		" AND name IN ("+strings.Join(names, ", ")+")", nil)
@@ -90,6 +95,19 @@ func (s *importStore) tablesPresent(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("clickhouse: looking for the warehouse's tables: %q", out)
 	}
 	return n, nil
+}
+
+// ensureTables creates the tables (and the ledger) missing, once: before the
+// first write.
+func (s *importStore) ensureTables(ctx context.Context) error {
+	if s.complete {
+		return nil
+	}
+	if err := s.createTables(ctx); err != nil {
+		return err
+	}
+	s.complete, s.ledger, s.fresh = true, true, false
+	return nil
 }
 
 func (s *importStore) createTables(ctx context.Context) error {
@@ -108,7 +126,7 @@ type importStore struct {
 	c      *httpClient
 	db     *sql.DB
 	target string
-	// fresh: a dry run into a database without the warehouse's tables, which
-	// holds nothing to read.
-	fresh bool
+	// fresh: a database without the warehouse's tables, which holds nothing
+	// to read; complete: every table is there; ledger: the imports ledger is.
+	fresh, complete, ledger bool
 }

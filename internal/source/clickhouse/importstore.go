@@ -89,7 +89,7 @@ func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
 
 func (s *importStore) Imported(ctx context.Context, sha256 string) (importer.LedgerEntry, bool, error) {
 	e := importer.LedgerEntry{SHA256: sha256}
-	if s.fresh {
+	if s.fresh || !s.ledger {
 		return e, false, nil
 	}
 	err := s.queryRow(ctx, `SELECT imported_at, file_name FROM imports WHERE sha256 = ? LIMIT 1`, sha256).Scan(&e.ImportedAt, &e.FileName)
@@ -180,7 +180,8 @@ func (s *importStore) ClearDemo(ctx context.Context) error {
 	if err := dropTables(ctx, s.c); err != nil {
 		return err
 	}
-	return s.createTables(ctx)
+	s.complete = false
+	return s.ensureTables(ctx)
 }
 
 // WriteFile replaces the file's accounts' facts and reach on its dates,
@@ -193,6 +194,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 }
 
 func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error {
+	if err := s.ensureTables(ctx); err != nil {
+		return err
+	}
 	for _, r := range p.Ranges {
 		if err := s.mutate(ctx, `ALTER TABLE facts DELETE WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?)`, r.AccountID, r.First, r.Last); err != nil {
 			return fmt.Errorf("clickhouse: replacing facts: %w", err)
@@ -250,6 +254,9 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 // WriteDataset replaces the dataset rows; complete=true, the last, is
 // written last, on its own.
 func (s *importStore) WriteDataset(ctx context.Context, rows [][2]string) error {
+	if err := s.ensureTables(ctx); err != nil {
+		return err
+	}
 	if err := s.mutate(ctx, `ALTER TABLE dataset DELETE WHERE 1`); err != nil {
 		return fmt.Errorf("clickhouse: updating the dataset description: %w", err)
 	}
