@@ -50,7 +50,7 @@ func (s importSchema) Open(t *testing.T) sourcetest.DatasetSource {
 	return src
 }
 
-func (s importSchema) Snapshot(t *testing.T) string         { return checksum(t, s.pool) }
+func (s importSchema) Snapshot(t *testing.T) string           { return checksum(t, s.pool) }
 func (s importSchema) Count(t *testing.T, query string) int64 { return count(t, s.pool, query) }
 
 // The importer's sample exports.
