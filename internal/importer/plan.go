@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"slices"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
@@ -46,30 +47,25 @@ func (p *FilePlan) AccountID(fileID string) string {
 
 // Campaigns are the file's campaigns, with the warehouse's account IDs.
 func (p *FilePlan) Campaigns() []ads.Campaign {
-	out := make([]ads.Campaign, len(p.Export.Campaigns))
-	for i, c := range p.Export.Campaigns {
-		c.AccountID = p.AccountID(c.AccountID)
-		out[i] = c
-	}
-	return out
+	return withAccounts(p, p.Export.Campaigns, func(c *ads.Campaign) *string { return &c.AccountID })
 }
 
 // AdSets are the file's ad sets, with the warehouse's account IDs.
 func (p *FilePlan) AdSets() []ads.AdSet {
-	out := make([]ads.AdSet, len(p.Export.AdSets))
-	for i, s := range p.Export.AdSets {
-		s.AccountID = p.AccountID(s.AccountID)
-		out[i] = s
-	}
-	return out
+	return withAccounts(p, p.Export.AdSets, func(s *ads.AdSet) *string { return &s.AccountID })
 }
 
 // Ads are the file's ads, with the warehouse's account IDs.
 func (p *FilePlan) Ads() []ads.Ad {
-	out := make([]ads.Ad, len(p.Export.Ads))
-	for i, a := range p.Export.Ads {
-		a.AccountID = p.AccountID(a.AccountID)
-		out[i] = a
+	return withAccounts(p, p.Export.Ads, func(a *ads.Ad) *string { return &a.AccountID })
+}
+
+// withAccounts is a copy of rows with the warehouse's account IDs.
+func withAccounts[T any](p *FilePlan, rows []T, account func(*T) *string) []T {
+	out := slices.Clone(rows)
+	for i := range out {
+		id := account(&out[i])
+		*id = p.AccountID(*id)
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
@@ -104,4 +106,18 @@ type Replacement struct {
 	Facts, Reach int64
 	// Campaigns are those with facts in the range.
 	Campaigns []DroppedCampaign
+}
+
+// ReachWhere is the SQL condition selecting r's reach rows, and its
+// arguments in order, for a store's DELETE and count. param writes the
+// placeholder of the nth argument (from 1; date: a day).
+func (r Range) ReachWhere(param func(n int, date bool) string) (string, []any) {
+	args := []any{r.AccountID}
+	terms := make([]string, len(r.Reach))
+	for i, p := range r.Reach {
+		n := len(args)
+		terms[i] = fmt.Sprintf("grain = %s AND period_start BETWEEN %s AND %s", param(n+1, false), param(n+2, true), param(n+3, true))
+		args = append(args, p.Grain, p.From, p.To)
+	}
+	return "account_id = " + param(1, false) + " AND (" + strings.Join(terms, " OR ") + ")", args
 }

@@ -76,15 +76,7 @@ func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
 		return nil, fmt.Errorf("clickhouse: reading the accounts: %w", err)
 	}
 	defer rows.Close()
-	var out []ads.Account
-	for rows.Next() {
-		var a ads.Account
-		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return importer.ScanAccounts(rows)
 }
 
 func (s *importStore) Imported(ctx context.Context, sha256 string) (importer.LedgerEntry, bool, error) {
@@ -111,26 +103,17 @@ func (s *importStore) Campaigns(ctx context.Context, accountIDs []string) ([]imp
 		return nil, fmt.Errorf("clickhouse: reading the known campaigns: %w", err)
 	}
 	defer rows.Close()
-	var out []importer.CampaignKey
-	for rows.Next() {
-		var k importer.CampaignKey
-		if err := rows.Scan(&k.AccountID, &k.CampaignID); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return importer.ScanCampaignKeys(rows)
 }
 
 // reachWhere selects the reach rows of r.
 func reachWhere(r importer.Range) (string, []any) {
-	terms := make([]string, len(r.Reach))
-	args := []any{r.AccountID}
-	for i, p := range r.Reach {
-		terms[i] = "grain = ? AND period_start BETWEEN toDate(?) AND toDate(?)"
-		args = append(args, p.Grain, p.From, p.To)
-	}
-	return "account_id = ? AND (" + strings.Join(terms, " OR ") + ")", args
+	return r.ReachWhere(func(_ int, date bool) string {
+		if date {
+			return "toDate(?)"
+		}
+		return "?"
+	})
 }
 
 // Replaced reads the replaced campaigns' names from their facts (the
@@ -157,14 +140,8 @@ func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.
 		return rep, fmt.Errorf("clickhouse: reading the replaced campaigns: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var c importer.DroppedCampaign
-		if err := rows.Scan(&c.ID, &c.Name); err != nil {
-			return rep, err
-		}
-		rep.Campaigns = append(rep.Campaigns, c)
-	}
-	return rep, rows.Err()
+	rep.Campaigns, err = importer.ScanCampaigns(rows)
+	return rep, err
 }
 
 func (s *importStore) FactDates(ctx context.Context) (first, last time.Time, ok bool, err error) {

@@ -113,15 +113,7 @@ func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
 		return nil, fmt.Errorf("duckdb: reading the accounts: %w", err)
 	}
 	defer rows.Close()
-	var out []ads.Account
-	for rows.Next() {
-		var a ads.Account
-		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return importer.ScanAccounts(rows)
 }
 
 func (s *importStore) Imported(ctx context.Context, sha256 string) (importer.LedgerEntry, bool, error) {
@@ -139,35 +131,23 @@ func (s *importStore) Imported(ctx context.Context, sha256 string) (importer.Led
 func (s *importStore) Campaigns(ctx context.Context, accountIDs []string) ([]importer.CampaignKey, error) {
 	var out []importer.CampaignKey
 	for _, id := range accountIDs {
-		rows, err := s.conn.QueryContext(ctx, `SELECT campaign_id FROM campaigns WHERE account_id = ?`, id)
+		rows, err := s.conn.QueryContext(ctx, `SELECT account_id, campaign_id FROM campaigns WHERE account_id = ?`, id)
 		if err != nil {
 			return nil, fmt.Errorf("duckdb: reading the known campaigns: %w", err)
 		}
-		for rows.Next() {
-			k := importer.CampaignKey{AccountID: id}
-			if err := rows.Scan(&k.CampaignID); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, k)
-		}
+		keys, err := importer.ScanCampaignKeys(rows)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return nil, err
 		}
+		out = append(out, keys...)
 	}
 	return out, nil
 }
 
-// reachWhere selects the reach rows of r (after account_id = ?).
+// reachWhere selects the reach rows of r.
 func reachWhere(r importer.Range) (string, []any) {
-	terms := make([]string, len(r.Reach))
-	args := []any{r.AccountID}
-	for i, p := range r.Reach {
-		terms[i] = "grain = ? AND period_start BETWEEN ? AND ?"
-		args = append(args, p.Grain, p.From, p.To)
-	}
-	return "account_id = ? AND (" + strings.Join(terms, " OR ") + ")", args
+	return r.ReachWhere(func(int, bool) string { return "?" })
 }
 
 func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.Replacement, error) {
@@ -189,14 +169,8 @@ func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.
 		return rep, fmt.Errorf("duckdb: reading the replaced campaigns: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var c importer.DroppedCampaign
-		if err := rows.Scan(&c.ID, &c.Name); err != nil {
-			return rep, err
-		}
-		rep.Campaigns = append(rep.Campaigns, c)
-	}
-	return rep, rows.Err()
+	rep.Campaigns, err = importer.ScanCampaigns(rows)
+	return rep, err
 }
 
 func (s *importStore) FactDates(ctx context.Context) (first, last time.Time, ok bool, err error) {
