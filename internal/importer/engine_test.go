@@ -205,3 +205,22 @@ func TestWriteDryRun(t *testing.T) {
 		}
 	}
 }
+
+// A campaign two files of one import share is new once, and so is an
+// account; the second file replaces what the first wrote on its days (a
+// transactional store's reads see its writes).
+func TestWriteFilesShareACampaign(t *testing.T) {
+	m := &memStore{transactional: true, state: State{Empty: true}}
+	res, err := Write(context.Background(), m, []*Export{
+		export("jan1.csv", "act_1", "USD", 1, 1, "c1"), export("jan2.csv", "1", "USD", 2, 2, "c1", "c2"),
+	}, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Files; !res.Created || f[0].NewCampaigns != 1 || f[1].NewCampaigns != 1 || len(f[0].NewAccounts) != 1 || len(f[1].NewAccounts) != 0 {
+		t.Errorf("files %+v", f)
+	}
+	if p := m.files[1]; !p.NewCampaigns[CampaignKey{"act_1", "c2"}] || p.NewCampaigns[CampaignKey{"act_1", "c1"}] || p.Accounts[0].AccountID != "act_1" {
+		t.Errorf("second file's plan %+v", p)
+	}
+}
