@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// What a warehouse's writer (duckdb.Import, postgres.Import) is told and
-// reports. They live here, with the parsed exports, so that every engine
+// What the import engine (Write) and each warehouse's Import are told and
+// report. They live here, with the parsed exports, so that every warehouse
 // shares one contract and the CLI prints one report whatever the target.
 
 // ErrDemoData is returned by a writer when the warehouse holds the demo dataset

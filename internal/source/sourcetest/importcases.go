@@ -1,0 +1,349 @@
+package sourcetest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/importer"
+)
+
+var importCases = []importCase{
+	{"into a new warehouse, then query", importNewThenQuery},
+	{"answers like the reference", importAnswersLikeReference},
+	{"idempotent", importIdempotent},
+	{"an overlap replaces its days", importOverlap},
+	{"demo data refused or replaced", importRefusesDemo},
+	{"a bad file or a cancelled import changes nothing", importChangesNothingOnError},
+	{"dry run", importDryRun},
+	{"objects merge by ID", importMergesObjects},
+	{"files share a campaign", importFilesShareACampaign},
+}
+
+// overlapping covers the last day of meta_en_campaigns_daily.csv and one more.
+var overlapping = []byte(`"Account ID","Campaign name","Day","Impressions","Amount spent (USD)","Reach"
+1015823746512093,Winter Sale | Prospecting,2026-01-03,100,10.00,50
+1015823746512093,Winter Sale | Prospecting,2026-01-04,100,20.00,60
+`)
+
+func importNewThenQuery(t *testing.T, w, _ ImportWarehouse) {
+	wh := w.Fresh(t)
+	res := mustImport(t, wh, importer.WriteOptions{}, parse(t, "meta_en_campaigns_daily.csv", nil, importer.Options{}))
+	if !res.Created || res.DemoReplaced || len(res.Files) != 1 || res.Target != wh.Name() {
+		t.Fatalf("result %+v", res)
+	}
+	f := res.Files[0]
+	if f.AlreadyImported || f.FactsAdded != 6 || f.FactsReplaced != 0 || f.ReachAdded != 6 || f.NewCampaigns != 3 ||
+		len(f.NewAccounts) != 1 || f.NewAccounts[0] != metaAccount {
+		t.Errorf("file result %+v", f)
+	}
+	want := factSums{facts: 6, spend: 4_321_090_000, value: 7_450_250_000, impressions: 123_456, conversions: 36}
+	if got := sumsOf(t, wh, metaAccount); got != want {
+		t.Errorf("sums %+v, want %+v", got, want)
+	}
+
+	src := wh.Open(t)
+	defer src.Close()
+	ctx := context.Background()
+	info, err := src.Dataset(ctx)
+	if err != nil || info["kind"] != "import" || info["label"] != importer.Label || info["complete"] != "true" ||
+		info["first_date"] != "2026-01-01" || info["last_date"] != "2026-01-03" {
+		t.Errorf("dataset %v %v", info, err)
+	}
+	accounts, err := src.Accounts(ctx)
+	if err != nil || len(accounts) != 1 || accounts[0].AccountName != "Lumen Outdoor US" || accounts[0].Currency != "USD" {
+		t.Fatalf("accounts %+v %v", accounts, err)
+	}
+	// The query path: totals, and daily reach per campaign straight from the export.
+	tab := queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["spend","impressions","link_clicks","conversions","ctr"],
+		"date_range":{"start":"2026-01-01","end":"2026-01-03"}}`)
+	if tab.Len() != 1 || tab.Column("spend").Numbers[0] != 4321.09 || tab.Column("impressions").Numbers[0] != 123456 ||
+		tab.Column("link_clicks").Numbers[0] != 2345 || tab.Column("conversions").Numbers[0] != 36 {
+		t.Errorf("totals row: %+v", tab)
+	}
+	tab = queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["reach","spend"],"dimensions":["campaign_name"],
+		"time_granularity":"daily","date_range":{"start":"2026-01-01","end":"2026-01-03"},"sort":[{"field":"reach","direction":"desc"}]}`)
+	if tab.Len() != 6 || tab.Column("reach").Numbers[0] != 16100 || tab.Column("campaign_name").Strings[0] != `Brand Awareness — Ñandú "Q1"` {
+		t.Errorf("daily reach: %d rows, %+v", tab.Len(), tab.Column("reach"))
+	}
+}
+
+// The sample exports give the same reports, accounts, dataset description and
+// answers as in the reference warehouse.
+func importAnswersLikeReference(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	res := mustImport(t, wh, importer.WriteOptions{Now: importNow}, sampleExports(t)...)
+	refRes := mustImport(t, rw, importer.WriteOptions{Now: importNow}, sampleExports(t)...)
+	if !res.Created || res.Target != wh.Name() || strings.Contains(res.Target, "@@") {
+		t.Errorf("result %+v", res)
+	}
+	sameReports(t, "sample exports", refRes.Files, res.Files)
+	want := answers(t, rw, importQueries...)
+	if got := answers(t, wh, importQueries...); got != want {
+		t.Errorf("answers differ\n--- reference\n%s\n--- got\n%s", want, got)
+	}
+	if !strings.Contains(want, "kind:import") || !strings.Contains(want, "first_date:2026-01-01") ||
+		!strings.Contains(want, "last_date:2026-02-02") || strings.Count(want, "\n") < 20 {
+		t.Errorf("the imported warehouse answers little:\n%s", want)
+	}
+}
+
+// Importing the same file again adds nothing; a re-export of the same period
+// (other bytes) replaces the same facts: the totals never change. After each
+// step, the reports and answers are the reference's.
+func importIdempotent(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	data := importTestdata(t, "meta_en_campaigns_daily.csv")
+	step := func(name string, data []byte) importer.WrittenFile {
+		t.Helper()
+		res := mustImport(t, wh, importer.WriteOptions{}, parse(t, name, data, importer.Options{}))
+		refRes := mustImport(t, rw, importer.WriteOptions{}, parse(t, name, data, importer.Options{}))
+		sameReports(t, name, refRes.Files, res.Files)
+		if want, got := answers(t, rw, importQueries[:2]...), answers(t, wh, importQueries[:2]...); got != want {
+			t.Errorf("%s: answers differ\n--- reference\n%s\n--- got\n%s", name, want, got)
+		}
+		return res.Files[0]
+	}
+	if f := step("q1.csv", data); f.FactsAdded != 6 || f.NewCampaigns != 3 {
+		t.Errorf("first import %+v", f)
+	}
+	before := wh.Snapshot(t)
+
+	f := step("q1.csv", data)
+	if !f.AlreadyImported || f.ImportedAs != "q1.csv" || f.FactsAdded != 0 ||
+		time.Since(f.ImportedAt) > time.Hour || f.ImportedAt.Location() != time.UTC {
+		t.Errorf("second import %+v", f)
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("re-importing the same file changed the warehouse:\n%s\n%s", before, after)
+	}
+
+	// The same rows, other bytes (a re-export): replaced, not added.
+	f = step("q1 (1).csv", append(data, "\n"...))
+	if f.AlreadyImported || f.FactsAdded != 6 || f.FactsReplaced != 6 || f.ReachReplaced != 6 || f.NewCampaigns != 0 || len(f.Dropped) != 0 {
+		t.Errorf("re-export %+v", f)
+	}
+	if got := sumsOf(t, wh, metaAccount); got.facts != 6 || got.spend != 4_321_090_000 {
+		t.Errorf("after the re-export: %+v", got)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM campaigns`); n != 3 {
+		t.Errorf("%d campaigns", n)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM imports`); n != 2 {
+		t.Errorf("%d imports", n)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM accounts`); n != 1 {
+		t.Errorf("%d accounts", n)
+	}
+}
+
+// An export that overlaps an earlier one replaces the overlapping days only,
+// and says which campaigns it dropped there.
+func importOverlap(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	for _, x := range []ImportTarget{wh, rw} {
+		mustImport(t, x, importer.WriteOptions{}, parse(t, "meta_en_campaigns_daily.csv", nil, importer.Options{}))
+	}
+	res := mustImport(t, wh, importer.WriteOptions{}, parse(t, "later.csv", overlapping, importer.Options{}))
+	refRes := mustImport(t, rw, importer.WriteOptions{}, parse(t, "later.csv", overlapping, importer.Options{}))
+	sameReports(t, "later.csv", refRes.Files, res.Files)
+	f := res.Files[0]
+	if f.FactsAdded != 2 || f.FactsReplaced != 2 || f.ReachReplaced != 2 || len(f.Dropped) != 1 || f.Dropped[0] != `Brand Awareness — Ñandú "Q1"` {
+		t.Errorf("overlap %+v", f)
+	}
+	// Days 1 and 2 of the first export (2 campaigns each) + days 3 and 4 of the second.
+	want := int64(1_000_100_000 + 1_200_550_000 + 380_120_000 + 380_120_000 + 10_000_000 + 20_000_000)
+	if got := sumsOf(t, wh, metaAccount); got.facts != 6 || got.spend != want {
+		t.Errorf("after the overlap: %+v, want spend %d", got, want)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM dataset WHERE key = 'last_date' AND value = '2026-01-04'`); n != 1 {
+		t.Errorf("last_date not moved to 2026-01-04")
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM reach WHERE account_id = '`+metaAccount+`' AND period_start = '2026-01-03'`); n != 1 {
+		t.Errorf("%d reach rows on the replaced day", n)
+	}
+	if want, got := answers(t, rw, importQueries[:2]...), answers(t, wh, importQueries[:2]...); got != want {
+		t.Errorf("answers differ\n--- reference\n%s\n--- got\n%s", want, got)
+	}
+}
+
+// A warehouse holding the demo dataset is refused, unchanged; ReplaceDemo
+// deletes the demo data first.
+func importRefusesDemo(t *testing.T, w, _ ImportWarehouse) {
+	wh := w.Fresh(t)
+	ctx := context.Background()
+	if err := wh.LoadDemo(ctx, demo.Config{Anchor: time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), Seed: 1, Days: 5, Scale: 0.01}); err != nil {
+		t.Fatal(err)
+	}
+	before := wh.Snapshot(t)
+	ex := parse(t, "google_en_campaigns_daily.csv", nil, importer.Options{AccountID: "111-222-3333", AccountName: "Brand Co"})
+	_, err := wh.Import(ctx, []*importer.Export{ex}, importer.WriteOptions{})
+	if !errors.Is(err, importer.ErrDemoData) || !strings.Contains(err.Error(), "--replace-demo") ||
+		!strings.Contains(err.Error(), "demo dataset") || !strings.Contains(err.Error(), wh.Name()) {
+		t.Fatalf("import over demo data: %v", err)
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("a refused import changed the warehouse")
+	}
+
+	res := mustImport(t, wh, importer.WriteOptions{ReplaceDemo: true}, ex)
+	if !res.DemoReplaced || res.Created || res.Files[0].FactsAdded != 5 {
+		t.Errorf("result %+v", res)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM accounts`); n != 1 {
+		t.Errorf("%d accounts after replacing the demo data", n)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM dataset WHERE key IN ('anchor', 'seed')`); n != 0 {
+		t.Errorf("demo dataset keys left")
+	}
+	got := sumsOf(t, wh, "111-222-3333")
+	if got.facts != 5 || got.spend != 4_514_720_000 || got.conversions != 34.75 {
+		t.Errorf("google sums %+v", got)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM facts WHERE link_clicks IS NOT NULL`); n != 0 {
+		t.Errorf("%d Google facts with link clicks", n)
+	}
+	src := wh.Open(t)
+	defer src.Close()
+	if accounts, err := src.Accounts(ctx); err != nil || len(accounts) != 1 || accounts[0].AccountID != "111-222-3333" {
+		t.Errorf("after replacing the demo: %v %v", accounts, err)
+	}
+}
+
+// A conflict in any file, or a cancelled context, fails the whole import and
+// leaves the warehouse exactly as it was: the files are checked before
+// anything is written.
+func importChangesNothingOnError(t *testing.T, w, _ ImportWarehouse) {
+	wh := w.Fresh(t)
+	mustImport(t, wh, importer.WriteOptions{}, parse(t, "meta_en_campaigns_daily.csv", nil, importer.Options{}))
+	before := wh.Snapshot(t)
+	ctx := context.Background()
+
+	google := parse(t, "google_en_campaigns_daily.csv", nil, importer.Options{AccountID: "111-222-3333", AccountName: "Brand Co"})
+	// The Meta account again, its money now in EUR.
+	eur := parse(t, "eur.csv", []byte(`"Account ID","Campaign name","Day","Impressions","Amount spent (EUR)"
+1015823746512093,C,2026-02-01,1,1.00
+`), importer.Options{})
+	_, err := wh.Import(ctx, []*importer.Export{google, eur}, importer.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "eur.csv") || !strings.Contains(err.Error(), "is in USD in the warehouse") {
+		t.Fatalf("conflicting import: %v", err)
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("a failed import changed the warehouse")
+	}
+
+	// A Google file claiming the Meta account, after a good file.
+	wrong := parse(t, "g.csv", []byte("Day,Campaign,Cost,Impr.\n2026-01-01,C,1.00,1\n"),
+		importer.Options{AccountID: "act_1015823746512093", Currency: "USD", Platform: importer.Google})
+	good := parse(t, "meta_es_adsets_daily.csv", nil, importer.Options{AccountID: "2284619037465520", AccountName: "Lumen Outdoor EU"})
+	_, err = wh.Import(ctx, []*importer.Export{good, wrong}, importer.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "g.csv") || !strings.Contains(err.Error(), "meta_ads account") {
+		t.Errorf("platform conflict: %v", err)
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("a failed import changed the warehouse")
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := wh.Import(cancelled, []*importer.Export{google}, importer.WriteOptions{}); err == nil {
+		t.Errorf("import with a cancelled context succeeded")
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("a cancelled import changed the warehouse")
+	}
+}
+
+// A dry run reports what the import would do and writes nothing, into a new
+// warehouse (which it does not create) or an existing one.
+func importDryRun(t *testing.T, w, _ ImportWarehouse) {
+	ex := parse(t, "meta_es_adsets_daily.csv", nil, importer.Options{AccountID: "2284619037465520", AccountName: "Lumen Outdoor EU", Timezone: "Europe/Berlin"})
+
+	wh := w.Fresh(t)
+	empty := wh.Snapshot(t)
+	res := mustImport(t, wh, importer.WriteOptions{DryRun: true}, ex)
+	if !res.DryRun || !res.Created || res.Files[0].FactsAdded != 4 || len(res.Files[0].NewAccounts) != 1 {
+		t.Errorf("dry run %+v", res)
+	}
+	if after := wh.Snapshot(t); after != empty {
+		t.Errorf("a dry run into a new warehouse created %s", after)
+	}
+
+	mustImport(t, wh, importer.WriteOptions{}, parse(t, "meta_en_campaigns_daily.csv", nil, importer.Options{}))
+	before := wh.Snapshot(t)
+	res = mustImport(t, wh, importer.WriteOptions{DryRun: true, Now: time.Now()}, ex)
+	if !res.DryRun || res.Created || res.Files[0].FactsAdded != 4 || len(res.Files[0].NewAccounts) != 1 {
+		t.Errorf("dry run %+v", res.Files[0])
+	}
+	if after := wh.Snapshot(t); after != before {
+		t.Errorf("a dry run changed the warehouse")
+	}
+}
+
+// Campaigns, ad sets and ads merge by ID across files; names follow the
+// latest import (on the days it covers, where names live on the facts).
+func importMergesObjects(t *testing.T, w, _ ImportWarehouse) {
+	wh := w.Fresh(t)
+	opt := importer.Options{AccountID: "act_7", Currency: "USD"}
+	first := `"Campaign ID","Campaign name","Ad set ID","Ad set name","Ad ID","Ad name","Day","Impressions","Amount spent (USD)"
+1,Spring,11,Broad,111,Video A,2026-04-01,10,1.00
+1,Spring,11,Broad,112,Video B,2026-04-01,10,1.00
+`
+	second := `"Campaign ID","Campaign name","Ad set ID","Ad set name","Ad ID","Ad name","Day","Impressions","Amount spent (USD)"
+1,Spring (renamed),11,Broad,111,Video A,2026-04-02,10,1.00
+1,Spring (renamed),12,Lookalike,121,Static,2026-04-02,10,1.00
+`
+	res := mustImport(t, wh, importer.WriteOptions{}, parse(t, "1.csv", []byte(first), opt), parse(t, "2.csv", []byte(second), opt))
+	if res.Files[0].NewCampaigns != 1 || res.Files[1].NewCampaigns != 0 {
+		t.Errorf("new campaigns %+v", res.Files)
+	}
+	counts := map[string]int64{
+		`SELECT count(*) FROM campaigns`: 1, `SELECT count(*) FROM facts`: 4,
+		`SELECT count(DISTINCT adset_id) FROM facts`: 2, `SELECT count(DISTINCT ad_id) FROM facts`: 3,
+		`SELECT count(*) FROM accounts WHERE account_name = 'act_7' AND timezone = 'UTC'`: 1,
+	}
+	if w.NamesPerFact {
+		counts[`SELECT count(*) FROM facts WHERE campaign_name = 'Spring (renamed)' AND date = '2026-04-02'`] = 2
+		counts[`SELECT count(*) FROM facts WHERE campaign_name = 'Spring' AND date = '2026-04-01'`] = 2
+	} else {
+		counts[`SELECT count(*) FROM adsets`] = 2
+		counts[`SELECT count(*) FROM ads`] = 3
+		counts[`SELECT count(*) FROM campaigns WHERE campaign_name = 'Spring (renamed)' AND start_date = '2026-04-01'`] = 1
+	}
+	for q, want := range counts {
+		if n := wh.Count(t, q); n != want {
+			t.Errorf("%s = %d, want %d", q, n, want)
+		}
+	}
+}
+
+// Two files of one import sharing a campaign: the second does not count it as
+// new again, and the campaign is stored once (a regression of ClickHouse's,
+// which planned every file against the warehouse as it was).
+func importFilesShareACampaign(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	head := `"Account ID","Campaign name","Day","Impressions","Amount spent (USD)"` + "\n"
+	files := func() []*importer.Export {
+		return []*importer.Export{
+			parse(t, "jan3.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-03,100,10.00\n"), importer.Options{}),
+			parse(t, "jan4.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-04,100,20.00\n"), importer.Options{}),
+		}
+	}
+	res := mustImport(t, wh, importer.WriteOptions{Now: importNow}, files()...)
+	refRes := mustImport(t, rw, importer.WriteOptions{Now: importNow}, files()...)
+	sameReports(t, "two files", refRes.Files, res.Files)
+	if res.Files[0].NewCampaigns != 1 || res.Files[1].NewCampaigns != 0 {
+		t.Errorf("new campaigns %d, %d; want 1, 0", res.Files[0].NewCampaigns, res.Files[1].NewCampaigns)
+	}
+	if n := wh.Count(t, `SELECT count(*) FROM campaigns`); n != 1 {
+		t.Errorf("%d campaign rows", n)
+	}
+	// A later import of a third day finds it known.
+	third := parse(t, "jan5.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-05,100,30.00\n"), importer.Options{})
+	if f := mustImport(t, wh, importer.WriteOptions{}, third).Files[0]; f.NewCampaigns != 0 {
+		t.Errorf("third file: %+v", f)
+	}
+}
