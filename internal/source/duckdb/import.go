@@ -15,6 +15,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/importer"
+	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
 // Imports: report exports (parsed by package importer) written into a warehouse
@@ -216,7 +217,10 @@ func (im *importRun) run(exports []*importer.Export) (err error) {
 			}
 		}
 	}()
-	if _, err := im.exec(schema + importDDL); err != nil {
+	if err := ensureSchema(im.ctx, migration.SQL(im.conn)); err != nil {
+		return err
+	}
+	if _, err := im.exec(importDDL); err != nil {
 		return fmt.Errorf("duckdb: creating the schema: %w", err)
 	}
 	if err := im.checkDataset(); err != nil {

@@ -2,6 +2,7 @@ package migration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -110,4 +111,21 @@ func Migrate(ctx context.Context, ex Executor, s Schema, declared []Column) (Res
 		res.Added = append(res.Added, c.Name)
 	}
 	return res, nil
+}
+
+// ErrNoWarehouse: Upgrade found no warehouse to migrate (no facts table).
+var ErrNoWarehouse = errors.New("no warehouse there: nothing to migrate")
+
+// Upgrade is Migrate for a warehouse that must exist already (`adsmcp
+// migrate`): an empty one is refused with ErrNoWarehouse rather than given
+// empty tables.
+func Upgrade(ctx context.Context, ex Executor, s Schema, declared []Column) (Result, error) {
+	st, err := Inspect(ctx, ex, s, declared)
+	if err != nil {
+		return Result{}, err
+	}
+	if st.Empty() {
+		return Result{From: st}, ErrNoWarehouse
+	}
+	return Migrate(ctx, ex, s, declared)
 }

@@ -275,3 +275,17 @@ func TestAddColumnStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestUpgradeRefusesAnEmptyWarehouse(t *testing.T) {
+	db := openMemory(t)
+	if _, err := Upgrade(context.Background(), SQL(db), testSchema, nil); !errors.Is(err, ErrNoWarehouse) {
+		t.Fatalf("upgrade of nothing: %v", err)
+	}
+	if st := inspect(t, db, testSchema); !st.Empty() {
+		t.Errorf("it created tables: %+v", st)
+	}
+	migrate(t, db, testSchema)
+	if res, err := Upgrade(context.Background(), SQL(db), testSchema, []Column{purchases}); err != nil || !slices.Equal(res.Added, []string{"purchases"}) {
+		t.Errorf("upgrade: %+v, %v", res, err)
+	}
+}
