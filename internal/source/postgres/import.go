@@ -232,12 +232,15 @@ func (im *importRun) createTables() error {
 		return fmt.Errorf("postgres: looking for the warehouse's tables: %w", err)
 	}
 	if n == len(importTables) {
-		return nil
+		return upgradeIfBehind(im.ctx, im.tx)
 	}
 	if _, err := currentSchema(im.ctx, im.tx); err != nil {
 		return err
 	}
-	if _, err := im.exec(Schema + importDDL); err != nil {
+	if err := ensureSchema(im.ctx, im.tx); err != nil {
+		return err
+	}
+	if _, err := im.exec(importDDL); err != nil {
 		return fmt.Errorf("postgres: creating the schema: %w", err)
 	}
 	return nil
