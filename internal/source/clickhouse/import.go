@@ -102,6 +102,11 @@ func (im *importRun) run(exports []*importer.Export) error {
 	}
 	switch {
 	case n == len(tables)+1:
+		if !im.opt.DryRun {
+			if err := upgradeIfBehind(im.ctx, im.c); err != nil {
+				return err
+			}
+		}
 	case im.opt.DryRun && n == 0:
 		// Nothing to read, and a dry run creates nothing.
 		im.fresh, im.res.Created = true, true
@@ -172,10 +177,11 @@ func (im *importRun) tablesPresent() (int, error) {
 }
 
 func (im *importRun) createTables() error {
-	for _, st := range append(statements(Schema), importDDL) {
-		if _, err := im.c.do(im.ctx, st, nil); err != nil {
-			return fmt.Errorf("clickhouse: create schema: %w", err)
-		}
+	if err := ensureSchema(im.ctx, im.c); err != nil {
+		return err
+	}
+	if _, err := im.c.do(im.ctx, importDDL, nil); err != nil {
+		return fmt.Errorf("clickhouse: create schema: %w", err)
 	}
 	return nil
 }
