@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
@@ -24,16 +25,16 @@ func Migrate(ctx context.Context, path string) (migration.Result, error) {
 func migrateFile(ctx context.Context, path string, declared []migration.Column) (res migration.Result, err error) {
 	db, err := sql.Open("duckdb", path)
 	if err != nil {
-		return res, openError(path, err)
+		return res, migrateOpenError(path, err)
 	}
 	defer db.Close()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return res, openError(path, err)
+		return res, migrateOpenError(path, err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
-		return res, openError(path, err)
+		return res, migrateOpenError(path, err)
 	}
 	res, err = migration.Upgrade(ctx, migration.SQL(conn), warehouseSchema, declared)
 	if err != nil {
@@ -51,6 +52,14 @@ func migrateFile(ctx context.Context, path string, declared []migration.Column) 
 		}
 	}
 	return res, nil
+}
+
+// migrateOpenError names the fix when another process holds the file.
+func migrateOpenError(path string, err error) error {
+	if strings.Contains(strings.ToLower(err.Error()), "lock") {
+		return fmt.Errorf("the warehouse %s is open in another process (adsmcp serve?): stop it, migrate, then start it again: %w", path, err)
+	}
+	return fmt.Errorf("open warehouse %s: %w", path, err)
 }
 
 // upgradeOnOpen brings an older warehouse to the latest layout as Open opens
