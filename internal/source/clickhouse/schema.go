@@ -41,21 +41,14 @@ func ensureSchema(ctx context.Context, c *httpClient) error {
 	return nil
 }
 
-// upgradeIfBehind migrates an existing warehouse only when its layout lacks
-// a version or a declared column: an import into a current warehouse writes
-// no DDL.
+// upgradeIfBehind migrates an existing warehouse only when it is behind
+// (migration.MigrateIfBehind): an import into a current warehouse writes no
+// DDL.
 func upgradeIfBehind(ctx context.Context, c *httpClient) error {
-	st, err := migration.Inspect(ctx, httpExecutor{c}, warehouseSchema, migration.FactColumns())
-	if err != nil {
-		return fmt.Errorf("clickhouse: %w", err)
+	if _, err := migration.MigrateIfBehind(ctx, httpExecutor{c}, warehouseSchema, migration.FactColumns()); err != nil {
+		return fmt.Errorf("clickhouse: the schema: %w", err)
 	}
-	if st.Newer() {
-		return fmt.Errorf("clickhouse: %w", st.Readable())
-	}
-	if !st.Behind() {
-		return nil
-	}
-	return ensureSchema(ctx, c)
+	return nil
 }
 
 // checkSchema refuses, when the server opens the warehouse, a layout it

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/source/migration"
+	"github.com/adsmcp/adsmcp/internal/source/migration/migrationtest"
 )
 
 // legacyWarehouse writes, at a new path, the warehouse adsmcp wrote before
@@ -137,15 +138,6 @@ func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
 	}
 }
 
-var testColumn = migration.Column{Name: "purchases", Type: map[string]string{"duckdb": "BIGINT"}, Nullable: true}
-
-// withDeclared declares fact columns for one test (not parallel: Open reads them).
-func withDeclared(t *testing.T, cols ...migration.Column) {
-	old := migration.FactColumns
-	migration.FactColumns = func() []migration.Column { return cols }
-	t.Cleanup(func() { migration.FactColumns = old })
-}
-
 // A declared fact column the warehouse lacks: a read-only open is refused
 // naming adsmcp migrate (queries would need it); an open that can write adds
 // it, NULL in the rows already there, once.
@@ -153,7 +145,7 @@ func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	ctx := context.Background()
 	want := answers(t, openTestSource(t))
 	path := legacyWarehouse(t)
-	withDeclared(t, testColumn)
+	migrationtest.Declare(t, migrationtest.Purchases)
 
 	release := holdOpen(t, path)
 	_, err := Open(ctx, path, Options{NoDemoFill: true})

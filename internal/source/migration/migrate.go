@@ -129,3 +129,22 @@ func Upgrade(ctx context.Context, ex Executor, s Schema, declared []Column) (Res
 	}
 	return Migrate(ctx, ex, s, declared)
 }
+
+// MigrateIfBehind is Migrate only for a warehouse that lacks a version or a
+// declared column (State.Behind): an import into an existing, current
+// warehouse then runs no DDL, so its user needs no right to alter tables (a
+// missing version record alone is left for `adsmcp migrate`). A newer
+// warehouse is refused (ErrNewer).
+func MigrateIfBehind(ctx context.Context, ex Executor, s Schema, declared []Column) (Result, error) {
+	st, err := Inspect(ctx, ex, s, declared)
+	if err != nil {
+		return Result{}, err
+	}
+	if st.Newer() {
+		return Result{From: st}, st.Readable()
+	}
+	if !st.Behind() {
+		return Result{From: st}, nil
+	}
+	return Migrate(ctx, ex, s, declared)
+}

@@ -289,3 +289,26 @@ func TestUpgradeRefusesAnEmptyWarehouse(t *testing.T) {
 		t.Errorf("upgrade: %+v, %v", res, err)
 	}
 }
+
+// An import into a current warehouse runs no DDL, even to record a version;
+// one into a warehouse lacking a declared column migrates it.
+func TestMigrateIfBehind(t *testing.T) {
+	ctx := context.Background()
+	db := openMemory(t)
+	mustExec(t, db, testSchema.Versions[1][0]) // unversioned, current
+	res, err := MigrateIfBehind(ctx, SQL(db), testSchema, nil)
+	if err != nil || res.Changed() {
+		t.Fatalf("current warehouse: %+v, %v", res, err)
+	}
+	if st := inspect(t, db, testSchema); st.Recorded {
+		t.Errorf("it recorded a version: %+v", st)
+	}
+	res, err = MigrateIfBehind(ctx, SQL(db), testSchema, []Column{purchases})
+	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) {
+		t.Errorf("behind by a column: %+v, %v", res, err)
+	}
+	mustExec(t, db, `INSERT INTO adsmcp_schema (version) VALUES (9)`)
+	if _, err := MigrateIfBehind(ctx, SQL(db), testSchema, nil); !errors.Is(err, ErrNewer) {
+		t.Errorf("newer: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/migration"
+	"github.com/adsmcp/adsmcp/internal/source/migration/migrationtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
@@ -117,21 +118,12 @@ func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
 	}
 }
 
-var testColumn = migration.Column{Name: "purchases", Type: map[string]string{"postgres": "bigint"}, Nullable: true}
-
-// withDeclared declares fact columns for one test (not parallel: Open reads them).
-func withDeclared(t *testing.T, cols ...migration.Column) {
-	old := migration.FactColumns
-	migration.FactColumns = func() []migration.Column { return cols }
-	t.Cleanup(func() { migration.FactColumns = old })
-}
-
 // A declared fact column the warehouse lacks: the server refuses to open it,
 // naming adsmcp migrate; the migration adds it, NULL in the rows there, once.
 func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	ctx := context.Background()
 	dsn, pool := legacyWarehouse(t)
-	withDeclared(t, testColumn)
+	migrationtest.Declare(t, migrationtest.Purchases)
 	if _, err := openSource(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate") ||
 		!strings.Contains(err.Error(), "purchases") {
 		t.Errorf("open lacking a declared column: %v", err)

@@ -57,21 +57,11 @@ func ensureSchema(ctx context.Context, q pgQuerier) error {
 }
 
 // upgradeIfBehind migrates an existing warehouse, inside the caller's
-// transaction, only when its layout lacks a version or a declared column:
-// an import into a current warehouse needs no right to alter its tables.
+// transaction, only when it is behind (migration.MigrateIfBehind): an import
+// into a current warehouse needs no right to alter its tables.
 func upgradeIfBehind(ctx context.Context, q pgQuerier) error {
-	st, err := migration.Inspect(ctx, pgExecutor{q}, warehouseSchema, migration.FactColumns())
-	if err != nil {
-		return fmt.Errorf("postgres: %w", err)
-	}
-	if st.Newer() {
-		return fmt.Errorf("postgres: %w", st.Readable())
-	}
-	if !st.Behind() {
-		return nil
-	}
-	if _, err := migration.Migrate(ctx, pgExecutor{q}, warehouseSchema, migration.FactColumns()); err != nil {
-		return fmt.Errorf("postgres: migrating the warehouse from schema version %d (fix: run `adsmcp migrate --target URL` as a role that may alter its tables): %w", st.Version, err)
+	if _, err := migration.MigrateIfBehind(ctx, pgExecutor{q}, warehouseSchema, migration.FactColumns()); err != nil {
+		return fmt.Errorf("postgres: migrating the warehouse (fix: run `adsmcp migrate --target URL` as a role that may alter its tables): %w", err)
 	}
 	return nil
 }
