@@ -99,6 +99,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newKeygenCommand(),
 		newLoadCommand(),
 		newImportCommand(g),
+		newMigrateCommand(g),
 	)
 	setFlagNames(root, query)
 	return root

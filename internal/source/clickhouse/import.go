@@ -101,7 +101,13 @@ func (s *importStore) tablesPresent(ctx context.Context, tables ...string) (int,
 // first write.
 func (s *importStore) ensureTables(ctx context.Context) error {
 	if s.complete {
-		return nil
+		if s.upgraded {
+			return nil
+		}
+		// A warehouse from before a schema version gets it (and any fact
+		// column it lacks) before the first write; a dry run never gets here.
+		s.upgraded = true
+		return upgradeIfBehind(ctx, s.c)
 	}
 	if err := s.createTables(ctx); err != nil {
 		return err
@@ -111,10 +117,11 @@ func (s *importStore) ensureTables(ctx context.Context) error {
 }
 
 func (s *importStore) createTables(ctx context.Context) error {
-	for _, st := range append(statements(Schema), importDDL) {
-		if _, err := s.c.do(ctx, st, nil); err != nil {
-			return fmt.Errorf("clickhouse: create schema: %w", err)
-		}
+	if err := ensureSchema(ctx, s.c); err != nil {
+		return err
+	}
+	if _, err := s.c.do(ctx, importDDL, nil); err != nil {
+		return fmt.Errorf("clickhouse: create schema: %w", err)
 	}
 	return nil
 }
@@ -129,4 +136,7 @@ type importStore struct {
 	// fresh: a database without the warehouse's tables, which holds nothing
 	// to read; complete: every table is there; ledger: the imports ledger is.
 	fresh, complete, ledger bool
+	// upgraded: the schema version was checked (and any migration applied)
+	// before the first write.
+	upgraded bool
 }

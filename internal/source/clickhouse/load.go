@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
 // ErrNotEmpty is returned by Load when the warehouse already holds data.
@@ -35,10 +37,8 @@ func Load(ctx context.Context, dsn string, produce func(context.Context, ads.Sin
 	if err != nil {
 		return err
 	}
-	for _, st := range statements(Schema) {
-		if _, err := c.do(ctx, st, nil); err != nil {
-			return fmt.Errorf("clickhouse: create schema: %w", err)
-		}
+	if err := ensureSchema(ctx, c); err != nil {
+		return err
 	}
 	n, err := c.do(ctx, "SELECT count() FROM dataset", nil)
 	if err != nil {
@@ -78,7 +78,7 @@ func Drop(ctx context.Context, dsn string) error {
 }
 
 func dropTables(ctx context.Context, c *httpClient) error {
-	for _, t := range tables {
+	for _, t := range append(slices.Clone(tables), migration.VersionTable) {
 		if _, err := c.do(ctx, "DROP TABLE IF EXISTS "+t, nil); err != nil {
 			return fmt.Errorf("clickhouse: drop %s: %w", t, err)
 		}

@@ -26,7 +26,10 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/sqlgen"
 )
 
-// Schema is the warehouse's DDL: statements separated by a line holding ";".
+// Schema is schema version 1 of the warehouse (schema.sql: statements
+// separated by a line holding ";"), the layout of every warehouse written
+// before versions existed. Frozen: never edit schema.sql — a change is a new
+// version (schema.go).
 //
 //go:embed schema.sql
 var Schema string
@@ -75,6 +78,10 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 	if err := db.PingContext(s.settings(ctx)); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("clickhouse: connect to %s: %w", Redact(opt.DSN), err)
+	}
+	if err := s.checkSchema(ctx); err != nil {
+		db.Close()
+		return nil, err
 	}
 	s.demo = source.ReadDemoLabel(ctx, s.Dataset)
 	return s, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/adsmcp/adsmcp/internal/importer"
+	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
 // Imports: report exports (parsed by package importer) written into a warehouse
@@ -96,7 +97,10 @@ func importInTransaction(ctx context.Context, conn *sql.Conn, path string, expor
 			}
 		}
 	}()
-	if _, err := conn.ExecContext(ctx, schema+importDDL); err != nil {
+	if err := ensureSchema(ctx, migration.SQL(conn)); err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, importDDL); err != nil {
 		return nil, fmt.Errorf("duckdb: creating the schema: %w", err)
 	}
 	res, err = importer.Write(ctx, &importStore{conn: conn, path: path}, exports, opt)

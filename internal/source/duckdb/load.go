@@ -138,8 +138,8 @@ func (l *loader) load(produce func(context.Context, ads.Sink) error) (err error)
 			}
 		}
 	}()
-	if err := l.exec(l.ctx, schema); err != nil {
-		return fmt.Errorf("duckdb: creating the schema: %w", err)
+	if err := ensureSchema(l.ctx, driverExecutor{l.conn}); err != nil {
+		return err
 	}
 	if err := l.ensureEmpty(); err != nil {
 		return err

@@ -179,3 +179,11 @@ func (c *cancelOnProgress) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// warehouseChecksumAt is warehouseChecksum of the file at path, opened read-only.
+func warehouseChecksumAt(t *testing.T, path string) string {
+	t.Helper()
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	defer db.Close()
+	return warehouseChecksum(t, db)
+}

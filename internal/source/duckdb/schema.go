@@ -1,11 +1,21 @@
 package duckdb
 
-// schema is the warehouse's DDL. Facts are stored at the finest level (ad × day ×
+import "github.com/adsmcp/adsmcp/internal/source/migration"
+
+// warehouseSchema is the warehouse's layout, version by version
+// (internal/source/migration). A brand-new warehouse gets every version in
+// order, so there is no separate "latest" DDL to drift from them.
+var warehouseSchema = migration.Schema{Dialect: migration.DuckDB, Versions: map[int][]string{
+	1: {version1},
+}}
+
+// version1 is schema version 1, the layout of every warehouse written before
+// versions existed. Frozen: never edit it — a change is a new version. Facts are stored at the finest level (ad × day ×
 // country × device × publisher platform); money is stored as integer micros of the
 // account's currency so that sums are exact at every grain and in every order.
 // Reach counts distinct people, so it cannot be derived from facts: it is stored
 // per level (account, campaign), grain (daily, weekly, monthly) and period.
-const schema = `
+const version1 = `
 CREATE TABLE IF NOT EXISTS dataset (
 	key   VARCHAR PRIMARY KEY,
 	value VARCHAR NOT NULL

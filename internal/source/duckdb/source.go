@@ -69,8 +69,12 @@ type Source struct {
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
-// it holds no data. After that the file is opened read-only, so several adsmcp
-// processes (a server and the CLI) can read it at once.
+// it holds no data. A warehouse at an older schema version is migrated first
+// when no other process has the file open; when one has, an older layout that
+// still answers every query is read as it is, and one that does not is refused
+// naming `adsmcp migrate` (docs/warehouse.md, "Schema versions"). After that
+// the file is opened read-only, so several adsmcp processes (a server and the
+// CLI) can read it at once.
 func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
@@ -84,6 +88,32 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 	if err := ensureLoaded(ctx, path, opt); err != nil {
 		return nil, err
 	}
+	db, err := openReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	reopen, err := upgradeOnOpen(ctx, path, db, opt.Logger)
+	if err != nil {
+		if !reopen {
+			db.Close()
+		}
+		return nil, err
+	}
+	if reopen {
+		if db, err = openReadOnly(ctx, path); err != nil {
+			return nil, err
+		}
+	}
+	isDemo, label, err := readDemo(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	return &Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}, nil
+}
+
+// openReadOnly opens the warehouse file read-only, as the server reads it.
+func openReadOnly(ctx context.Context, path string) (*sql.DB, error) {
 	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
@@ -92,12 +122,7 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	isDemo, label, err := readDemo(ctx, db)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
-	}
-	return &Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}, nil
+	return db, nil
 }
 
 // ensureLoaded fills an empty warehouse with demo data.

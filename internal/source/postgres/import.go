@@ -143,12 +143,15 @@ func createTables(ctx context.Context, tx pgx.Tx) error {
 		return fmt.Errorf("postgres: looking for the warehouse's tables: %w", err)
 	}
 	if n == len(importTables) {
-		return nil
+		return upgradeIfBehind(ctx, tx)
 	}
 	if _, err := currentSchema(ctx, tx); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, Schema+importDDL); err != nil {
+	if err := ensureSchema(ctx, tx); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, importDDL); err != nil {
 		return fmt.Errorf("postgres: creating the schema: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
 // ErrNotEmpty is returned by Load when the warehouse already holds data.
@@ -81,8 +83,8 @@ func load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 			return err
 		}
 	}
-	if _, err := tx.Exec(ctx, Schema); err != nil {
-		return fmt.Errorf("postgres: create schema: %w", err)
+	if err := ensureSchema(ctx, tx); err != nil {
+		return err
 	}
 	var nonEmpty bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM dataset) OR EXISTS (SELECT 1 FROM accounts) OR EXISTS (SELECT 1 FROM facts)`).Scan(&nonEmpty); err != nil {
@@ -116,9 +118,9 @@ func load(ctx context.Context, pool *pgxpool.Pool, produce func(context.Context,
 // with it, so that a table of another schema later in search_path is never
 // touched).
 func dropTables(ctx context.Context, tx pgx.Tx, schema string) error {
-	names := make([]string, len(importTables))
-	for i, t := range importTables {
-		names[i] = pgx.Identifier{schema, t}.Sanitize()
+	names := make([]string, 0, len(importTables)+1)
+	for _, t := range append(slices.Clone(importTables), migration.VersionTable) {
+		names = append(names, pgx.Identifier{schema, t}.Sanitize())
 	}
 	if _, err := tx.Exec(ctx, `DROP TABLE IF EXISTS `+strings.Join(names, ", ")); err != nil {
 		return fmt.Errorf("postgres: drop the warehouse's tables: %w", err)

@@ -24,7 +24,9 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/sqlgen"
 )
 
-// Schema is the warehouse's DDL, with its indexes.
+// Schema is schema version 1 of the warehouse (schema.sql, with its indexes),
+// the layout of every warehouse written before versions existed. Frozen:
+// never edit schema.sql — a change is a new version (schema.go).
 //
 //go:embed schema.sql
 var Schema string
@@ -76,6 +78,10 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
 	s := &Source{pool: pool, timeout: opt.StatementTimeout, logger: opt.Logger}
+	if err := s.checkSchema(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	s.demo = source.ReadDemoLabel(ctx, s.Dataset)
 	return s, nil
 }

@@ -1,0 +1,84 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/source/migration"
+)
+
+// warehouseSchema is the warehouse's layout, version by version
+// (internal/source/migration). A brand-new warehouse gets every version in
+// order, so there is no separate "latest" DDL to drift from them.
+var warehouseSchema = migration.Schema{Dialect: migration.ClickHouse, Versions: map[int][]string{
+	1: statements(Schema),
+}}
+
+// Migrate brings the warehouse at dsn to the latest schema version (`adsmcp
+// migrate --target clickhouse://…`), through the HTTP interface. ClickHouse
+// has no transactions: each version is recorded as soon as it is applied,
+// so a migration interrupted halfway resumes where it stopped. A database
+// holding no warehouse is refused (migration.ErrNoWarehouse).
+func Migrate(ctx context.Context, dsn string) (migration.Result, error) {
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		return migration.Result{}, err
+	}
+	res, err := migration.Upgrade(ctx, httpExecutor{c}, warehouseSchema, migration.FactColumns())
+	if err != nil {
+		return res, fmt.Errorf("clickhouse: %w", err)
+	}
+	return res, nil
+}
+
+// ensureSchema brings the warehouse to the latest layout: Load and Import
+// create new warehouses with it.
+func ensureSchema(ctx context.Context, c *httpClient) error {
+	if _, err := migration.Migrate(ctx, httpExecutor{c}, warehouseSchema, migration.FactColumns()); err != nil {
+		return fmt.Errorf("clickhouse: the schema: %w", err)
+	}
+	return nil
+}
+
+// upgradeIfBehind migrates an existing warehouse only when it is behind
+// (migration.MigrateIfBehind): an import into a current warehouse writes no
+// DDL.
+func upgradeIfBehind(ctx context.Context, c *httpClient) error {
+	if _, err := migration.MigrateIfBehind(ctx, httpExecutor{c}, warehouseSchema, migration.FactColumns()); err != nil {
+		return fmt.Errorf("clickhouse: the schema: %w", err)
+	}
+	return nil
+}
+
+// checkSchema refuses, when the server opens the warehouse, a layout it
+// cannot answer from: written by a newer adsmcp, or older by a version or a
+// column the reads need. Reads run with readonly=2, so it never migrates.
+func (s *Source) checkSchema(ctx context.Context) error {
+	st, err := migration.Inspect(s.settings(ctx), migration.SQL(s.db), warehouseSchema, migration.FactColumns())
+	if err != nil {
+		return fmt.Errorf("clickhouse: %w", err)
+	}
+	if err := st.Readable(); err != nil {
+		return fmt.Errorf("clickhouse: %w (adsmcp migrate --target with this database's URL)", err)
+	}
+	return nil
+}
+
+// httpExecutor runs the migration runner's SQL over the HTTP interface.
+type httpExecutor struct{ c *httpClient }
+
+func (e httpExecutor) Exec(ctx context.Context, statement string) error {
+	_, err := e.c.do(ctx, statement, nil)
+	return err
+}
+
+// Strings reads the answer's lines (TabSeparated, ClickHouse's default):
+// the runner's queries return names and numbers, which need no unescaping.
+func (e httpExecutor) Strings(ctx context.Context, query string) ([]string, error) {
+	out, err := e.c.do(ctx, query, nil)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(out), nil
+}

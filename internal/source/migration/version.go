@@ -1,0 +1,34 @@
+// Package migration keeps a warehouse's tables at the layout this adsmcp
+// reads and writes, for every engine alike: a schema version stored in the
+// warehouse (table adsmcp_schema), an ordered list of versions whose
+// statements each warehouse gives in its own dialect, and a final step that
+// adds every fact measure column the code declares and the facts table lacks.
+//
+// The rules live here once; a warehouse supplies its SQL (a Schema) and a
+// way to run it (an Executor). See docs/warehouse.md, "Schema versions".
+package migration
+
+// Version is one step of the warehouse layout. Its statements, once
+// released, never change: a warehouse at version N was made by exactly the
+// statements of versions 1…N, whatever the code does later.
+type Version struct {
+	// Number counts from 1, without gaps.
+	Number int
+	// Summary says what the version changes, for `adsmcp migrate`'s report.
+	Summary string
+	// NeededByReads: a warehouse one version older cannot answer queries
+	// until migrated (a column or table the reads use). False for changes that
+	// only writes need (an index, an importer's bookkeeping): a read-only open
+	// of the older layout then answers as before.
+	NeededByReads bool
+}
+
+// Versions are the layouts in order; the last is the one this adsmcp creates.
+// Adding one: append it here, give its statements in every warehouse's
+// Schema.Versions, and a test from the previous layout.
+var Versions = []Version{
+	{Number: 1, Summary: "the first layout: dataset, accounts, campaigns, ad sets, ads, facts and reach", NeededByReads: true},
+}
+
+// Latest is the version this adsmcp creates and reads.
+func Latest() int { return Versions[len(Versions)-1].Number }
