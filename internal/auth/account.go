@@ -38,31 +38,15 @@ func readAccount(s string, platforms []string) (accountRef, error) {
 		}
 		return accountRef{platform: p, id: ads.FoldID(id)}, nil
 	}
-	switch {
-	case len(s) > 4 && strings.EqualFold(s[:4], "act_"):
-		return accountRef{platform: "meta_ads", id: ads.FoldID(s)}, nil
-	case isGoogleForm(s):
-		return accountRef{platform: "google_ads", id: ads.FoldID(s)}, nil
-	case len(platforms) == 1:
+	if p, ok := catalog.PlatformOfAccountID(s); ok {
+		return accountRef{platform: p, id: ads.FoldID(s)}, nil
+	}
+	if len(platforms) == 1 {
 		return accountRef{platform: platforms[0], id: ads.FoldID(s)}, nil
 	}
 	return accountRef{}, fmt.Errorf("does not say its platform (the same digits can be a Meta, Google Ads and TikTok account): "+
 		"write it as tiktok_ads:%[1]s, meta_ads:%[1]s or google_ads:%[1]s (act_%[1]s is Meta, 123-456-7890 is Google Ads), "+
 		"or restrict the tenant to one platform with platforms:", s)
-}
-
-// isGoogleForm reports whether s is written as Google Ads writes customer IDs:
-// 123-456-7890.
-func isGoogleForm(s string) bool {
-	if len(s) != 12 || s[3] != '-' || s[7] != '-' {
-		return false
-	}
-	for i, c := range []byte(s) {
-		if i != 3 && i != 7 && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // matches reports whether the entry names account a.

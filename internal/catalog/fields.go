@@ -1,6 +1,6 @@
 package catalog
 
-var all = []string{MetaAds, GoogleAds, TikTokAds}
+var all = AllPlatforms
 
 // fields is the catalog. Dimensions first, then metrics; PRODUCT.md §3 is the spec.
 var fields = []Field{

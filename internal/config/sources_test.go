@@ -41,7 +41,7 @@ func TestSourcesCombineByKind(t *testing.T) {
 		}
 	}
 	for raw, want := range map[string]string{
-		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n":     "sources.postgres cannot be combined with meta or google_ads: answer from a warehouse or from the APIs",
+		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n":      "sources.postgres cannot be combined with meta or google_ads: answer from a warehouse or from the APIs",
 		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":         "sources.clickhouse cannot be combined with postgres, meta or google_ads: answer from one warehouse or from the APIs",
 		"sources:\n  clickhouse: {dsn: x}\n  google_ads: {client_id: y}\n": "sources.clickhouse cannot be combined with postgres, meta or google_ads",
 	} {

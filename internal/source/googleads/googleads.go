@@ -31,12 +31,13 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
 // Platform is the catalog's name of Google Ads.
-const Platform = "google_ads"
+const Platform = catalog.GoogleAds
 
 // Defaults.
 const (
