@@ -18,6 +18,10 @@ func TestSourceSectionsStayStrict(t *testing.T) {
 			t.Errorf("want %q in %v", want, err)
 		}
 	}
+	_, err = Parse([]byte("sources:\n  postgres:\n    dns: x\n"), env(nil))
+	if err == nil || !strings.Contains(err.Error(), `line 3: unknown setting "dns" under postgres`) {
+		t.Errorf("a misspelled key of a server section: %v", err)
+	}
 	_, err = Parse([]byte("sources: [meta]\n"), env(nil))
 	if err == nil || !strings.Contains(err.Error(), "line 1") || !strings.Contains(err.Error(), "config.Sources") || strings.Contains(err.Error(), "struct {") {
 		t.Errorf("sources as a list: %v, want line 1 and config.Sources", err)

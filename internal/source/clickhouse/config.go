@@ -16,29 +16,17 @@ import (
 var Plugin = registry.Plugin{Name: "clickhouse", NewSection: func() registry.Section { return new(Config) }, Target: &target}
 
 // Config is sources.clickhouse: a warehouse in ClickHouse (schema in
-// internal/source/clickhouse/schema.sql) in place of the embedded one.
+// internal/source/clickhouse/schema.sql) in place of the embedded one. Its dsn
+// is clickhouse://user:password@host:9000/database; a call's deadline bounds
+// its query through max_execution_time and cancellation.
 type Config struct {
-	// DSN is clickhouse://user:password@host:9000/database; it may hold a
-	// password, so it is a Secret (use ${CH_DSN}).
-	DSN setting.Secret `yaml:"dsn"`
-	// MaxConns caps the connection pool (default: clickhouse-go's).
-	MaxConns int `yaml:"max_conns"`
-	// StatementTimeout bounds a query run without a call deadline; a call's
-	// deadline always bounds its query (max_execution_time, and cancellation).
-	StatementTimeout setting.Duration `yaml:"statement_timeout"`
+	setting.Server `yaml:",inline"`
 }
 
 var _ registry.Warehouse = (*Config)(nil)
 
 // Check refuses a section without a connection URL or with negative limits.
-func (c *Config) Check(bad func(string, ...any)) {
-	if c.DSN == "" {
-		bad("sources.clickhouse.dsn is empty: set it to a connection URL, e.g. ${ADSMCP_CH_DSN}")
-	}
-	if c.MaxConns < 0 || c.StatementTimeout < 0 {
-		bad("sources.clickhouse: max_conns and statement_timeout must be positive")
-	}
-}
+func (c *Config) Check(bad func(string, ...any)) { c.Server.Check("clickhouse", "ADSMCP_CH_DSN", bad) }
 
 // Open connects to the warehouse the section configures.
 func (c *Config) Open(ctx context.Context, log *slog.Logger) (source.Source, error) {
