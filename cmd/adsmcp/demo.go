@@ -11,9 +11,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
-	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 func newDemoCommand(g *globals) *cobra.Command {
@@ -59,13 +57,10 @@ made. Query it with sources.clickhouse.`,
 				return err
 			}
 			stderr := stderrOf(cmd)
-			switch t.kind {
-			case targetDuckDB:
+			if t.engine == nil {
 				err = demoDuckDB(cmd, g, t.path, cfg, force, stderr)
-			case targetPostgres:
-				err = demoPostgres(cmd, t, cfg, force, stderr)
-			case targetClickHouse:
-				err = demoClickHouse(cmd, t, cfg, force, stderr)
+			} else {
+				err = demoServer(cmd, t, cfg, force, stderr)
 			}
 			if err != nil {
 				return err
@@ -106,59 +101,36 @@ func demoDuckDB(cmd *cobra.Command, g *globals, path string, cfg demo.Config, fo
 	return src.Close()
 }
 
-// demoPostgres loads the demo dataset into a postgres target: into an empty
+// demoServer loads the demo dataset into a warehouse server: into an empty
 // warehouse, or with force in place of the one there.
-func demoPostgres(cmd *cobra.Command, t *target, cfg demo.Config, force bool, stderr io.Writer) error {
-	ctx := cmd.Context()
-	pool, err := t.openPostgres(ctx)
+func demoServer(cmd *cobra.Command, t *target, cfg demo.Config, force bool, stderr io.Writer) error {
+	p := &demoProgress{target: t, out: stderr}
+	err := t.engine.LoadDemo(cmd.Context(), t.url, cfg, force, p)
+	p.line.Finish()
 	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	load := postgres.LoadDemo
-	if force {
-		load = postgres.ReplaceWithDemo
-	}
-	start := time.Now()
-	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
-	progress := demo.NewProgressLine(stderr)
-	err = load(ctx, pool, cfg, progress.Update)
-	progress.Finish()
-	if err != nil {
-		if errors.Is(err, postgres.ErrNotEmpty) {
+		if errors.Is(err, t.engine.ErrNotEmpty) {
 			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
-				"and load the demo data, or point --target at an empty database or schema (add ?search_path=SCHEMA to the URL)", t)}
+				"and load the demo data, or %s", t, t.engine.NotEmptyFix)}
 		}
-		return t.wrap("load the demo dataset", err)
+		return t.failure(err)
 	}
-	fmt.Fprintf(stderr, "loaded the demo dataset in %.1fs\n", time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "loaded the demo dataset in %.1fs\n", time.Since(p.start).Seconds())
 	return nil
 }
 
-// demoClickHouse loads the demo dataset into a clickhouse target: into an
-// empty warehouse, or with force after dropping the one there.
-func demoClickHouse(cmd *cobra.Command, t *target, cfg demo.Config, force bool, stderr io.Writer) error {
-	ctx := cmd.Context()
-	if err := clickhouse.CreateDatabase(ctx, t.url); err != nil {
-		return t.wrap("create the database", err)
-	}
-	if force {
-		if err := clickhouse.Drop(ctx, t.url); err != nil {
-			return t.wrap("drop the warehouse's tables", err)
-		}
-	}
-	start := time.Now()
-	fmt.Fprintf(stderr, "loading the demo dataset into %s…\n", t)
-	progress := demo.NewProgressLine(stderr)
-	err := clickhouse.LoadDemo(ctx, t.url, cfg, progress.Update)
-	progress.Finish()
-	if err != nil {
-		if errors.Is(err, clickhouse.ErrNotEmpty) {
-			return &messageError{err: err, msg: fmt.Sprintf("--target %s already holds a warehouse; fix: pass --force to drop its adsmcp tables "+
-				"and load the demo data, or point --target at another database", t)}
-		}
-		return t.wrap("load the demo dataset", err)
-	}
-	fmt.Fprintf(stderr, "loaded the demo dataset in %.1fs\n", time.Since(start).Seconds())
-	return nil
+// demoProgress shows a demo load on stderr: a line when the server is ready,
+// then the progress line.
+type demoProgress struct {
+	target *target
+	out    io.Writer
+	start  time.Time
+	line   *demo.ProgressLine
 }
+
+func (p *demoProgress) Start() {
+	p.start = time.Now()
+	fmt.Fprintf(p.out, "loading the demo dataset into %s…\n", p.target)
+	p.line = demo.NewProgressLine(p.out)
+}
+
+func (p *demoProgress) Update(done, total int64) { p.line.Update(done, total) }

@@ -12,9 +12,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
-	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 type importFlags struct {
@@ -96,13 +94,10 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 	}
 	wopt := importer.WriteOptions{ReplaceDemo: f.replaceDemo, DryRun: f.dryRun}
 	var res *importer.WriteResult
-	switch t.kind {
-	case targetDuckDB:
+	if t.engine == nil {
 		res, err = duckdb.Import(cmd.Context(), t.path, exports, wopt)
-	case targetPostgres:
-		res, err = importPostgres(cmd.Context(), t, exports, wopt)
-	case targetClickHouse:
-		res, err = importClickHouse(cmd.Context(), t, exports, wopt)
+	} else {
+		res, err = importServer(cmd.Context(), t, exports, wopt)
 	}
 	if err != nil {
 		if errors.Is(err, importer.ErrDemoData) {
@@ -117,37 +112,12 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 	return nil
 }
 
-// importPostgres writes the exports into a postgres target; the report names
+// importServer writes the exports into a warehouse server; the report names
 // the target as given, without its password.
-func importPostgres(ctx context.Context, t *target, exports []*importer.Export, opt importer.WriteOptions) (*importer.WriteResult, error) {
-	pool, err := t.openPostgres(ctx)
+func importServer(ctx context.Context, t *target, exports []*importer.Export, opt importer.WriteOptions) (*importer.WriteResult, error) {
+	res, err := t.engine.Import(ctx, t.url, exports, opt)
 	if err != nil {
-		return nil, err
-	}
-	defer pool.Close()
-	res, err := postgres.Import(ctx, pool, exports, opt)
-	if err != nil {
-		if errors.Is(err, importer.ErrDemoData) {
-			return nil, err
-		}
-		return nil, t.wrap("import", err)
-	}
-	res.Target = t.String()
-	return res, nil
-}
-
-func importClickHouse(ctx context.Context, t *target, exports []*importer.Export, opt importer.WriteOptions) (*importer.WriteResult, error) {
-	if !opt.DryRun {
-		if err := clickhouse.CreateDatabase(ctx, t.url); err != nil {
-			return nil, t.wrap("create the database", err)
-		}
-	}
-	res, err := clickhouse.Import(ctx, t.url, exports, opt)
-	if err != nil {
-		if errors.Is(err, importer.ErrDemoData) {
-			return nil, err
-		}
-		return nil, t.wrap("import", err)
+		return nil, t.failure(err)
 	}
 	res.Target = t.String()
 	return res, nil

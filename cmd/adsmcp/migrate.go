@@ -7,10 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/migration"
-	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
 
 func newMigrateCommand(g *globals) *cobra.Command {
@@ -60,27 +58,13 @@ recorded as soon as it is applied, so running migrate again resumes.`,
 	return cmd
 }
 
-// migrateTarget migrates the warehouse t names.
+// migrateTarget migrates the warehouse t names: a server through its
+// plug-in's target, else the DuckDB file.
 func migrateTarget(cmd *cobra.Command, t *target) (migration.Result, error) {
 	ctx := cmd.Context()
-	switch t.kind {
-	case targetPostgres:
-		pool, err := t.openPostgres(ctx)
-		if err != nil {
-			return migration.Result{}, err
-		}
-		defer pool.Close()
-		res, err := postgres.Migrate(ctx, pool)
-		if err != nil && !errors.Is(err, migration.ErrNoWarehouse) {
-			return res, t.wrap("migrate", err)
-		}
-		return res, err
-	case targetClickHouse:
-		res, err := clickhouse.Migrate(ctx, t.url)
-		if err != nil && !errors.Is(err, migration.ErrNoWarehouse) {
-			return res, t.wrap("migrate", err)
-		}
-		return res, err
+	if t.engine != nil {
+		res, err := t.engine.Migrate(ctx, t.url)
+		return res, t.failure(err)
 	}
 	// Never create the file: a missing one holds no warehouse.
 	if _, err := os.Stat(t.path); err != nil {

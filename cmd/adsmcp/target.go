@@ -1,25 +1,27 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/spf13/cobra"
 
-	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/plugins"
+	"github.com/adsmcp/adsmcp/internal/source/registry"
 )
 
 // A target is the warehouse `adsmcp import` and `adsmcp demo` write. Without
 // --target it is the embedded DuckDB file (--db, as always); a --target URL
-// picks a server by its scheme. Adding an engine is a scheme here and a case in
-// each command's switch on kind.
+// picks a warehouse server by its scheme, among the plug-ins' targets
+// (internal/source/plugins): adding an engine adds nothing here.
 type target struct {
-	kind string // targetDuckDB, targetPostgres or targetClickHouse
+	// engine writes the server a URL names; nil for the DuckDB file.
+	engine *registry.Target
+	// section is the engine's key under sources: ("postgres").
+	section string
 	// path is the DuckDB file.
 	path string
 	// url is the URL as given: it may hold a password, so it is only ever
@@ -30,25 +32,32 @@ type target struct {
 	secrets []string
 }
 
-const (
-	targetDuckDB     = "duckdb"
-	targetPostgres   = "postgres"
-	targetClickHouse = "clickhouse"
-)
-
-// targetSchemes maps a URL scheme to its kind.
-var targetSchemes = map[string]string{
-	"postgres":   targetPostgres,
-	"postgresql": targetPostgres,
-	"clickhouse": targetClickHouse,
+// targetEngine is a plug-in that --target can name.
+type targetEngine struct {
+	section string
+	engine  *registry.Target
 }
 
-const targetFix = "fix: pass postgres://USER@HOST:PORT/DATABASE (the password in $PGPASSWORD or ~/.pgpass, not on the command line), " +
-	"clickhouse://USER:PASSWORD@HOST:9000/DATABASE?http_port=8123, or leave --target out to write the DuckDB file (--db)"
+// targetSchemes maps a URL scheme to its engine, and targetFix says how to
+// write each; both from plugins.All.
+var targetSchemes, targetFix = func() (map[string]targetEngine, string) {
+	schemes := map[string]targetEngine{}
+	var examples []string
+	for _, p := range plugins.All {
+		if p.Target == nil {
+			continue
+		}
+		for _, s := range p.Target.Schemes {
+			schemes[s] = targetEngine{section: p.Name, engine: p.Target}
+		}
+		examples = append(examples, p.Target.Example)
+	}
+	return schemes, "fix: pass " + strings.Join(examples, ", ") + ", or leave --target out to write the DuckDB file (--db)"
+}()
 
 // String is the target as it may be printed: the file, or the URL without its password.
 func (t *target) String() string {
-	if t.kind == targetDuckDB {
+	if t.url == "" {
 		return t.path
 	}
 	return t.redacted
@@ -64,7 +73,7 @@ func targetOf(cmd *cobra.Command, g *globals, raw string) (*target, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &target{kind: targetDuckDB, path: path}, nil
+		return &target{path: path}, nil
 	}
 	if cmd.Flags().Changed("db") {
 		return nil, errors.New("--db and --target: pass one (--db FILE writes a DuckDB file, --target URL a database server)")
@@ -98,53 +107,33 @@ func parseTarget(raw string) (*target, error) {
 			}
 		}
 	}
-	kind, ok := targetSchemes[strings.ToLower(u.Scheme)]
+	e, ok := targetSchemes[strings.ToLower(u.Scheme)]
 	if !ok {
 		return nil, fmt.Errorf("--target %s: unknown kind of database %q; %s", t, u.Scheme, targetFix)
 	}
-	t.kind = kind
-	switch kind {
-	case targetPostgres:
-		if _, err := pgxpool.ParseConfig(raw); err != nil {
-			return nil, fmt.Errorf("--target %s: not a valid PostgreSQL URL: %s; %s", t, t.scrub(pgDetail(err)), targetFix)
-		}
-	case targetClickHouse:
-		if err := clickhouse.CheckDSN(raw); err != nil {
-			return nil, fmt.Errorf("--target %s: not a valid ClickHouse URL: %s; %s", t, t.scrub(err.Error()), targetFix)
-		}
+	t.engine, t.section = e.engine, e.section
+	if err := t.engine.CheckURL(raw); err != nil {
+		return nil, fmt.Errorf("--target %s: not a valid %s URL: %s; %s", t, t.engine.Label, t.scrub(err.Error()), targetFix)
 	}
 	return t, nil
 }
 
 // queryHint tells the user how to answer from the target just written.
 func (t *target) queryHint() string {
-	switch t.kind {
-	case targetPostgres:
-		return "to query it, set sources.postgres.dsn to this URL in the configuration file (docs/configuration.md)\n"
-	case targetClickHouse:
-		return "to query it, set sources.clickhouse.dsn to this URL in the configuration file (docs/configuration.md)\n"
+	if t.engine == nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("to query it, set sources.%s.dsn to this URL in the configuration file (docs/configuration.md)\n", t.section)
 }
 
-// openPostgres connects to a postgres target and checks that it answers.
-func (t *target) openPostgres(ctx context.Context) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(t.url)
-	if err != nil { // checked by parseTarget
-		return nil, fmt.Errorf("--target %s: %s", t, t.scrub(pgDetail(err)))
+// failure is a target's error as the command says it: the step that failed
+// and the message without passwords; other errors as they are.
+func (t *target) failure(err error) error {
+	var step *registry.StepError
+	if errors.As(err, &step) {
+		return t.wrap(step.Step, step.Err)
 	}
-	cfg.MaxConns = 2 // one transaction writes; no need for a pool's worth of sessions
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err == nil {
-		err = pool.Ping(ctx)
-		if err != nil {
-			pool.Close()
-		}
-	}
-	if err != nil {
-		return nil, t.wrap("connect", fmt.Errorf("%w; fix: check the URL's host, port, user and database, and that the server is running", err))
-	}
-	return pool, nil
+	return err
 }
 
 // wrap is err about this target, its message scrubbed of passwords (errors.Is
@@ -170,18 +159,6 @@ type messageError struct {
 
 func (e *messageError) Error() string { return e.msg }
 func (e *messageError) Unwrap() error { return e.err }
-
-// pgDetail is a pgx connection-settings error without the connection string
-// it quotes (pgx redacts it only on a best-effort basis).
-func pgDetail(err error) string {
-	msg := err.Error()
-	if strings.HasPrefix(msg, "cannot parse `") {
-		if _, rest, ok := strings.Cut(msg, "`: "); ok {
-			return rest
-		}
-	}
-	return msg
-}
 
 func isPasswordParam(k string) bool {
 	return strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword")

@@ -38,31 +38,47 @@ func readAccount(s string, platforms []string) (accountRef, error) {
 		}
 		return accountRef{platform: p, id: ads.FoldID(id)}, nil
 	}
-	switch {
-	case len(s) > 4 && strings.EqualFold(s[:4], "act_"):
-		return accountRef{platform: "meta_ads", id: ads.FoldID(s)}, nil
-	case isGoogleForm(s):
-		return accountRef{platform: "google_ads", id: ads.FoldID(s)}, nil
-	case len(platforms) == 1:
+	if p, ok := catalog.PlatformOfAccountID(s); ok {
+		return accountRef{platform: p, id: ads.FoldID(s)}, nil
+	}
+	if len(platforms) == 1 {
 		return accountRef{platform: platforms[0], id: ads.FoldID(s)}, nil
 	}
-	return accountRef{}, fmt.Errorf("does not say its platform (the same digits can be a Meta, Google Ads and TikTok account): "+
-		"write it as tiktok_ads:%[1]s, meta_ads:%[1]s or google_ads:%[1]s (act_%[1]s is Meta, 123-456-7890 is Google Ads), "+
-		"or restrict the tenant to one platform with platforms:", s)
+	return accountRef{}, unsaidPlatform(s)
 }
 
-// isGoogleForm reports whether s is written as Google Ads writes customer IDs:
-// 123-456-7890.
-func isGoogleForm(s string) bool {
-	if len(s) != 12 || s[3] != '-' || s[7] != '-' {
-		return false
-	}
-	for i, c := range []byte(s) {
-		if i != 3 && i != 7 && (c < '0' || c > '9') {
-			return false
+// unsaidPlatform is the error for an entry s that does not say its platform:
+// how to write it for each platform of the catalog, those whose IDs have no
+// form of their own first (bare digits are most likely theirs), then each
+// form ("act_6172048851 is Meta Ads").
+func unsaidPlatform(s string) error {
+	var names, prefixed, forms []string
+	for _, p := range catalog.Platforms() {
+		names = append(names, p.DisplayName)
+		if p.AccountID == nil {
+			prefixed = append(prefixed, p.Name+":"+s)
 		}
 	}
-	return true
+	for _, p := range catalog.Platforms() {
+		if f := p.AccountID; f != nil {
+			prefixed = append(prefixed, p.Name+":"+s)
+			example := f.Example
+			if n := f.Normalize(s); f.Is(n) {
+				example = n
+			}
+			forms = append(forms, example+" is "+p.DisplayName)
+		}
+	}
+	return fmt.Errorf("does not say its platform (the same digits can be a %s account): write it as %s (%s), "+
+		"or restrict the tenant to one platform with platforms:", prose(names, "and"), prose(prefixed, "or"), strings.Join(forms, ", "))
+}
+
+// prose joins words as a sentence does: "a", "a or b", "a, b or c".
+func prose(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // matches reports whether the entry names account a.

@@ -56,15 +56,7 @@ const (
 	UnitISOCode Unit = "code"
 )
 
-// Platforms known to adsmcp.
-const (
-	MetaAds   = "meta_ads"
-	GoogleAds = "google_ads"
-	TikTokAds = "tiktok_ads"
-)
-
-// AllPlatforms lists every platform, in a stable order.
-var AllPlatforms = []string{MetaAds, GoogleAds, TikTokAds}
+// The platforms (MetaAds, AllPlatforms…) are in platforms.go.
 
 // Level is the object level a dimension belongs to; it decides which tables a query
 // joins and at which level non-additive metrics such as reach can be answered.

@@ -2,7 +2,7 @@ package catalog
 
 import "maps"
 
-var all = []string{MetaAds, GoogleAds, TikTokAds}
+var all = AllPlatforms
 
 // fields is the catalog. Dimensions first, then metrics; docs/contract.md §3 is the spec.
 var fields = []Field{

@@ -20,34 +20,19 @@ type Publisher struct {
 	Aliases []string `json:"aliases,omitempty"`
 }
 
-// publishers are every publisher_platform value adsmcp knows, by platform: the
-// values the connectors, the importer and the demo data write (docs/meta.md,
-// docs/googleads.md, docs/import.md). Bare "facebook"/"fb" and "tiktok" are also
-// platform names: in platforms they mean the whole platform (see internal/query).
-var publishers = []Publisher{
-	{Name: "facebook", Platform: MetaAds, Aliases: []string{"fb"}},
-	{Name: "instagram", Platform: MetaAds, Aliases: []string{"ig", "insta", "instagram ads"}},
-	{Name: "messenger", Platform: MetaAds, Aliases: []string{"facebook messenger", "fb messenger"}},
-	{Name: "audience_network", Platform: MetaAds, Aliases: []string{"fan", "facebook audience network", "meta audience network"}},
-	{Name: "threads", Platform: MetaAds},
-
-	{Name: "search", Platform: GoogleAds, Aliases: []string{"google search", "search network", "google search network"}},
-	{Name: "search_partners", Platform: GoogleAds, Aliases: []string{"search partner", "search partner network"}},
-	{Name: "display", Platform: GoogleAds, Aliases: []string{"content", "display network", "google display network", "gdn"}},
-	{Name: "youtube", Platform: GoogleAds, Aliases: []string{"yt", "youtube ads"}},
-	{Name: "youtube_search", Platform: GoogleAds},
-	{Name: "youtube_watch", Platform: GoogleAds},
-	{Name: "google_tv", Platform: GoogleAds},
-	{Name: "google_owned_channels", Platform: GoogleAds},
-	{Name: "gmail", Platform: GoogleAds},
-	{Name: "discover", Platform: GoogleAds, Aliases: []string{"google discover"}},
-	{Name: "maps", Platform: GoogleAds, Aliases: []string{"google maps"}},
-	{Name: "mixed", Platform: GoogleAds, Aliases: []string{"cross network"}},
-
-	{Name: "tiktok", Platform: TikTokAds, Aliases: []string{"placement_tiktok"}},
-	{Name: "pangle", Platform: TikTokAds, Aliases: []string{"placement_pangle"}},
-	{Name: "global_app_bundle", Platform: TikTokAds, Aliases: []string{"placement_global_app_bundle"}},
-}
+// publishers are every publisher_platform value adsmcp knows, from the
+// platform table: the values the connectors, the importer and the demo data
+// write (docs/meta.md, docs/googleads.md, docs/import.md).
+var publishers = func() []Publisher {
+	var out []Publisher
+	for _, p := range platforms {
+		for _, pub := range p.Publishers {
+			pub.Platform = p.Name
+			out = append(out, pub)
+		}
+	}
+	return out
+}()
 
 // Publishers returns every known publisher platform, grouped by ad platform in
 // AllPlatforms order. The slice is a copy.

@@ -9,7 +9,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/googleads"
+	"github.com/adsmcp/adsmcp/internal/source/meta"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
 )
+
+// sectionOf is the section name of f's sources:, as its plug-in's type (nil
+// when not configured).
+func sectionOf[T any](f *File, name string) T {
+	t, _ := f.Sources.Section(name).(T)
+	return t
+}
 
 func env(vars map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
@@ -174,13 +186,13 @@ sources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.Sources.Live() || f.Sources.Meta.AccessToken.Reveal() != "EAAB-secret-token" || f.Sources.GoogleAds.RefreshToken.Reveal() != "1//refresh" ||
-		len(f.Sources.Meta.ActionTypes) != 2 || f.Sources.GoogleAds.LoginCustomerID != "111-222-3333" {
-		t.Errorf("sources: %+v %+v", f.Sources.Meta, f.Sources.GoogleAds)
+	if !f.Sources.Live() || sectionOf[*meta.Config](f, "meta").AccessToken.Reveal() != "EAAB-secret-token" || sectionOf[*googleads.Config](f, "google_ads").RefreshToken.Reveal() != "1//refresh" ||
+		len(sectionOf[*meta.Config](f, "meta").ActionTypes) != 2 || sectionOf[*googleads.Config](f, "google_ads").LoginCustomerID != "111-222-3333" {
+		t.Errorf("sources: %+v %+v", sectionOf[*meta.Config](f, "meta"), sectionOf[*googleads.Config](f, "google_ads"))
 	}
 	var logged strings.Builder
-	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "meta", f.Sources.Meta, "token", f.Sources.Meta.AccessToken)
-	printed := fmt.Sprintf("%v %+v %#v %s", f.Sources.Meta, *f.Sources.GoogleAds, f.Sources.Meta.AccessToken, f.Sources.GoogleAds.ClientSecret)
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "meta", sectionOf[*meta.Config](f, "meta"), "token", sectionOf[*meta.Config](f, "meta").AccessToken)
+	printed := fmt.Sprintf("%v %+v %#v %s", sectionOf[*meta.Config](f, "meta"), *sectionOf[*googleads.Config](f, "google_ads"), sectionOf[*meta.Config](f, "meta").AccessToken, sectionOf[*googleads.Config](f, "google_ads").ClientSecret)
 	js, _ := json.Marshal(f.Sources)
 	for _, out := range []string{logged.String(), printed, string(js)} {
 		for _, secret := range []string{"EAAB-secret-token", "s3cret", "1//refresh"} {
@@ -239,7 +251,7 @@ func TestParsePostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := f.Sources.Postgres
+	p := sectionOf[*postgres.Config](f, "postgres")
 	if p == nil || p.DSN.Reveal() != "postgres://u:pw@db/ads" || p.MaxConns != 8 || time.Duration(p.StatementTimeout) != 30*time.Second {
 		t.Fatalf("sources.postgres: %+v", p)
 	}
@@ -266,7 +278,7 @@ func TestParseClickHouse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := f.Sources.ClickHouse
+	c := sectionOf[*clickhouse.Config](f, "clickhouse")
 	if c == nil || c.DSN.Reveal() != "clickhouse://u:pw@db:9000/ads" || c.MaxConns != 4 || time.Duration(c.StatementTimeout) != 20*time.Second {
 		t.Fatalf("sources.clickhouse: %+v", c)
 	}

@@ -1,12 +1,15 @@
 package demo
 
-import "github.com/adsmcp/adsmcp/internal/ads"
+import (
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
 
 // Platforms, as the catalog names them.
 const (
-	metaAds   = "meta_ads"
-	googleAds = "google_ads"
-	tiktokAds = "tiktok_ads"
+	metaAds   = catalog.MetaAds
+	googleAds = catalog.GoogleAds
+	tiktokAds = catalog.TikTokAds
 )
 
 // Account statuses, normalized across platforms.

@@ -29,8 +29,8 @@ import (
 
 // The platforms an export can come from.
 const (
-	Meta   = "meta_ads"
-	Google = "google_ads"
+	Meta   = catalog.MetaAds
+	Google = catalog.GoogleAds
 )
 
 // Options supply what a file may lack, and the platform when it cannot be told.
@@ -484,23 +484,8 @@ func (p *parser) count(rec record, k kind) (int64, error) {
 }
 
 // normalizeAccountID writes IDs as the platforms' APIs (and the demo data) do:
-// Meta act_<digits>, Google 123-456-7890.
-func normalizeAccountID(id, platform string) string {
-	id = strings.TrimSpace(id)
-	switch platform {
-	case Meta:
-		digits := strings.TrimPrefix(strings.ToLower(id), "act_")
-		if allDigits(digits) && digits != "" {
-			return "act_" + digits
-		}
-	case Google:
-		digits := strings.ReplaceAll(id, "-", "")
-		if len(digits) == 10 && allDigits(digits) {
-			return digits[:3] + "-" + digits[3:6] + "-" + digits[6:]
-		}
-	}
-	return id
-}
+// Meta act_<digits>, Google 123-456-7890 (catalog.NormalizeAccountID).
+func normalizeAccountID(id, platform string) string { return catalog.NormalizeAccountID(id, platform) }
 
 // DeriveID is the ID of an object the export names but does not identify:
 // "imp-" and 16 hex digits of SHA-256 over the platform, the account and the

@@ -140,14 +140,10 @@ var promptDefaults = map[string]promptArgs{
 	"wasted_spend":         {Period: "last_30d", Granularity: "total"},
 }
 
+// platformWords names platform p in a prompt's prose, or all of them.
 func platformWords(p string) string {
-	switch p {
-	case "meta_ads":
-		return "Meta Ads"
-	case "google_ads":
-		return "Google Ads"
-	case "tiktok_ads":
-		return "TikTok Ads"
+	if pl, ok := catalog.PlatformByName(p); ok {
+		return pl.DisplayName
 	}
 	return "all my ad platforms"
 }

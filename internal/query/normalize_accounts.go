@@ -10,19 +10,26 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
-// platformAliases maps folded names people use for platforms to canonical ones.
-// Publisher platforms (placements) such as Instagram are not platforms: they are
-// catalog.Publishers, read as a publisher_platform filter inside their platform.
-// "facebook"/"fb" and "tiktok" are both: as a platform they mean the whole of it.
-var platformAliases = map[string]string{
-	"meta": catalog.MetaAds, "metaads": catalog.MetaAds, "facebook": catalog.MetaAds, "fb": catalog.MetaAds,
-	"facebookads": catalog.MetaAds, "fbads": catalog.MetaAds, "metamarketing": catalog.MetaAds,
-	"google": catalog.GoogleAds, "googleads": catalog.GoogleAds, "adwords": catalog.GoogleAds,
-	"tiktok": catalog.TikTokAds, "tiktokads": catalog.TikTokAds,
-}
+// platformAliases maps the folded names and aliases of the catalog's platforms
+// to their canonical names. Publisher platforms (placements) such as Instagram
+// are not platforms: they are catalog.Publishers, read as a publisher_platform
+// filter inside their platform. "facebook"/"fb" and "tiktok" are both: as a
+// platform they mean the whole of it.
+var platformAliases = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range catalog.Platforms() {
+		for _, name := range append([]string{p.Name}, p.Aliases...) {
+			m[foldName(name)] = p.Name
+		}
+	}
+	return m
+}()
 
-// platformLabels name the platforms in prose.
-var platformLabels = map[string]string{catalog.MetaAds: "Meta", catalog.GoogleAds: "Google", catalog.TikTokAds: "TikTok"}
+// platformLabel names platform p in prose ("Meta").
+func platformLabel(p string) string {
+	pl, _ := catalog.PlatformByName(p)
+	return pl.Label
+}
 
 // canonicalPlatform maps a platform name as written to its canonical name.
 func canonicalPlatform(s string) (string, bool) {
@@ -37,7 +44,7 @@ func platformReadAs(what, s, p string) string {
 	d := fmt.Sprintf("%s %q read as %q", what, s, p)
 	if pub, ok := catalog.LookupPublisher(s); ok && pub.Platform == p {
 		d += fmt.Sprintf(" (all %s placements, not only the %s placement; to restrict to the %s placement use filter publisher_platform EQUALS %s)",
-			platformLabels[p], pub.Name, pub.Name, pub.Name)
+			platformLabel(p), pub.Name, pub.Name, pub.Name)
 	}
 	return d
 }

@@ -30,13 +30,14 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
 // Platform is the catalog's name of Google Ads.
-const Platform = "google_ads"
+const Platform = catalog.GoogleAds
 
 // Defaults.
 const (

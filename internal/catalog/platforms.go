@@ -1,0 +1,103 @@
+package catalog
+
+// Platforms known to adsmcp, as the data and the tools name them.
+const (
+	MetaAds   = "meta_ads"
+	GoogleAds = "google_ads"
+	TikTokAds = "tiktok_ads"
+)
+
+// Platform is one ad platform: the one place its names, the form of its
+// account IDs and its publisher platforms are written. Every list of
+// platforms (the tools' valid values, the aliases people write, prompts'
+// prose, tenants' account entries, the importer, the demo) reads it.
+type Platform struct {
+	// Name is the canonical name ("meta_ads").
+	Name string
+	// Label names the platform in prose ("all Meta placements").
+	Label string
+	// DisplayName is the product's name ("Meta Ads").
+	DisplayName string
+	// Aliases are other names people write for it ("facebook", "adwords"); they
+	// fold, like Name, ignoring case, spaces and punctuation.
+	Aliases []string
+	// AccountID is the form the platform writes account IDs in, when it has
+	// one of its own (nil: bare digits, which say nothing of the platform).
+	AccountID *AccountIDForm
+	// Publishers are the publisher_platform values of its delivery (where
+	// inside the platform an ad ran), with their aliases.
+	Publishers []Publisher
+}
+
+// platforms is the table, in AllPlatforms order. Bare "facebook"/"fb" and
+// "tiktok" are both platform aliases and publisher platforms: as a platform
+// they mean the whole platform (see internal/query).
+var platforms = []Platform{
+	{
+		Name: MetaAds, Label: "Meta", DisplayName: "Meta Ads",
+		Aliases:   []string{"meta", "facebook", "fb", "facebook ads", "fb ads", "meta marketing"},
+		AccountID: &metaAccountID,
+		Publishers: []Publisher{
+			{Name: "facebook", Aliases: []string{"fb"}},
+			{Name: "instagram", Aliases: []string{"ig", "insta", "instagram ads"}},
+			{Name: "messenger", Aliases: []string{"facebook messenger", "fb messenger"}},
+			{Name: "audience_network", Aliases: []string{"fan", "facebook audience network", "meta audience network"}},
+			{Name: "threads"},
+		},
+	},
+	{
+		Name: GoogleAds, Label: "Google", DisplayName: "Google Ads",
+		Aliases:   []string{"google", "adwords"},
+		AccountID: &googleAccountID,
+		Publishers: []Publisher{
+			{Name: "search", Aliases: []string{"google search", "search network", "google search network"}},
+			{Name: "search_partners", Aliases: []string{"search partner", "search partner network"}},
+			{Name: "display", Aliases: []string{"content", "display network", "google display network", "gdn"}},
+			{Name: "youtube", Aliases: []string{"yt", "youtube ads"}},
+			{Name: "youtube_search"},
+			{Name: "youtube_watch"},
+			{Name: "google_tv"},
+			{Name: "google_owned_channels"},
+			{Name: "gmail"},
+			{Name: "discover", Aliases: []string{"google discover"}},
+			{Name: "maps", Aliases: []string{"google maps"}},
+			{Name: "mixed", Aliases: []string{"cross network"}},
+		},
+	},
+	{
+		Name: TikTokAds, Label: "TikTok", DisplayName: "TikTok Ads",
+		Aliases: []string{"tiktok"},
+		Publishers: []Publisher{
+			{Name: "tiktok", Aliases: []string{"placement_tiktok"}},
+			{Name: "pangle", Aliases: []string{"placement_pangle"}},
+			{Name: "global_app_bundle", Aliases: []string{"placement_global_app_bundle"}},
+		},
+	},
+}
+
+// AllPlatforms lists every platform's name, in a stable order.
+var AllPlatforms = func() []string {
+	out := make([]string, len(platforms))
+	for i, p := range platforms {
+		out[i] = p.Name
+	}
+	return out
+}()
+
+// Platforms returns the table. The slice is a copy; do not modify the
+// entries' slices.
+func Platforms() []Platform {
+	out := make([]Platform, len(platforms))
+	copy(out, platforms)
+	return out
+}
+
+// PlatformByName returns the platform called name (canonical, not an alias).
+func PlatformByName(name string) (Platform, bool) {
+	for _, p := range platforms {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Platform{}, false
+}

@@ -1,0 +1,67 @@
+// Package registry is what a source package declares to plug into adsmcp: the
+// section of the configuration file under sources: that configures it, how
+// that section becomes a connector or a warehouse, and, for a warehouse
+// server, the --target URL scheme `adsmcp import` and `adsmcp demo` write it
+// with. The config package reads and checks every section through it and the
+// command opens whatever is configured through it, so neither names a
+// platform or an engine (the list itself is internal/source/plugins).
+//
+// What may be configured together follows from the kinds, not from pairs:
+// live sources (an ad platform's API, [Live]) combine, each answering its own
+// accounts; a warehouse server ([Warehouse]) answers alone, in place of the
+// embedded DuckDB warehouse.
+package registry
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/live"
+)
+
+// Plugin is one source adsmcp can be configured to answer from.
+type Plugin struct {
+	// Name is its key under sources: in the file ("meta", "google_ads",
+	// "postgres"); messages about its settings say sources.<Name>.
+	Name string
+	// NewSection returns an empty section for the decoder to fill: a pointer
+	// to the plug-in's YAML struct, which implements Live or Warehouse. The
+	// struct's yaml tags are the settings; unknown keys under it are errors.
+	NewSection func() Section
+	// Target, when set, lets `adsmcp import` and `adsmcp demo` write the
+	// warehouse named by a --target URL.
+	Target *Target
+}
+
+// Section is one plug-in's settings as read from the file.
+type Section interface {
+	// Check reports each problem with bad, naming the setting (as
+	// sources.<name>.<key>) and what to write instead.
+	Check(bad func(format string, args ...any))
+}
+
+// Live is the section of an ad platform's API. Any number of live sources
+// combine: each answers the accounts of its platform.
+type Live interface {
+	Section
+	// Connector builds the platform's connector from the section; log is the
+	// server's logger, which the connector tags with its platform.
+	Connector(log *slog.Logger) (live.Connector, error)
+}
+
+// Warehouse is the section of a warehouse server that answers in place of
+// the embedded warehouse: at most one may be configured, and never together
+// with a live source (an answer comes from one warehouse or from the APIs).
+type Warehouse interface {
+	Section
+	// Open connects to the warehouse and checks that it answers; log is the
+	// server's logger, which the source tags with its engine.
+	Open(ctx context.Context, log *slog.Logger) (source.Source, error)
+}
+
+// IsLive reports whether p's sections are live sources.
+func (p Plugin) IsLive() bool {
+	_, ok := p.NewSection().(Live)
+	return ok
+}
