@@ -34,6 +34,7 @@ func readAccount(s string, platforms []string) (accountRef, error) {
 			return accountRef{}, fmt.Errorf("names no platform before the colon: write platform:id with a platform among %s", strings.Join(catalog.AllPlatforms, ", "))
 		}
 		if ads.FoldID(id) == "" {
+			//lint:ignore ST1005 the message ends where the user writes the ID: "has no account ID after meta_ads:"
 			return accountRef{}, fmt.Errorf("has no account ID after %s:", p)
 		}
 		return accountRef{platform: p, id: ads.FoldID(id)}, nil
@@ -46,6 +47,7 @@ func readAccount(s string, platforms []string) (accountRef, error) {
 	case len(platforms) == 1:
 		return accountRef{platform: platforms[0], id: ads.FoldID(s)}, nil
 	}
+	//lint:ignore ST1005 the message ends with the YAML key to write, "platforms:"
 	return accountRef{}, fmt.Errorf("does not say its platform (the same digits can be a Meta, Google Ads and TikTok account): "+
 		"write it as tiktok_ads:%[1]s, meta_ads:%[1]s or google_ads:%[1]s (act_%[1]s is Meta, 123-456-7890 is Google Ads), "+
 		"or restrict the tenant to one platform with platforms:", s)

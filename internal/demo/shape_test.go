@@ -97,7 +97,6 @@ func TestFacts(t *testing.T) {
 
 	type acc struct {
 		rows, nonZero int
-		ars           bool
 	}
 	per := map[string]*acc{}
 	empty := 0
