@@ -76,7 +76,7 @@ func testProgressNotifications(t *testing.T, cfg Config) {
 		t.Fatalf("call: %v %v", err, res)
 	}
 	time.Sleep(300 * time.Millisecond) // three heartbeats later, on the bubble's clock
-	synctest.Wait()                     // anything sent late has been handled
+	synctest.Wait()                    // anything sent late has been handled
 	mu.Lock()
 	seen := append([]*mcp.ProgressNotificationParams(nil), got...)
 	mu.Unlock()
