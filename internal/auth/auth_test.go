@@ -71,6 +71,16 @@ func TestNewValidation(t *testing.T) {
 			[]string{"auth.oauth.scopes[0]"}},
 		{"negative leeway", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.Leeway = -time.Second; return o }()},
 			[]string{"auth.oauth.leeway must not be negative"}},
+		{"long leeway", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.Leeway = 6 * time.Minute; return o }()},
+			[]string{"auth.oauth.leeway 6m0s is too long: clock skew is seconds, use at most 5m"}},
+		{"negative refresh", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.RefreshInterval = -time.Second; return o }()},
+			[]string{"auth.oauth: the JWKS refresh interval must not be negative (e.g. 10m)"}},
+		{"short refresh", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.RefreshInterval = 500 * time.Millisecond; return o }()},
+			[]string{"auth.oauth: the JWKS refresh interval 500ms is too short: use at least 1s (default 10m)"}},
+		{"negative lifetime", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.MaxTokenLifetime = -time.Hour; return o }()},
+			[]string{"auth.oauth.max_token_lifetime must not be negative (e.g. 24h)"}},
+		{"long lifetime", Options{Tenants: testTenants(), OAuth: func() *OAuth { o := oa(); o.MaxTokenLifetime = 1000 * time.Hour; return o }()},
+			[]string{"auth.oauth.max_token_lifetime 1000h0m0s is too long: a stolen token is good for that long"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

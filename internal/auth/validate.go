@@ -190,29 +190,39 @@ func (p *problems) oauthTokens(c *OAuth) {
 // oauthDurations checks the clock leeway, the JWKS refresh interval and the
 // longest token lifetime accepted, filling their defaults.
 func (p *problems) oauthDurations(c *OAuth) {
+	p.duration(&c.Leeway, DefaultLeeway, "auth.oauth.leeway must not be negative (e.g. 30s)", func(d time.Duration) string {
+		if d > 5*time.Minute {
+			return fmt.Sprintf("auth.oauth.leeway %s is too long: clock skew is seconds, use at most 5m", d)
+		}
+		return ""
+	})
+	p.duration(&c.RefreshInterval, DefaultRefreshInterval, "auth.oauth: the JWKS refresh interval must not be negative (e.g. 10m)", func(d time.Duration) string {
+		if d < time.Second {
+			return fmt.Sprintf("auth.oauth: the JWKS refresh interval %s is too short: use at least 1s (default 10m)", d)
+		}
+		return ""
+	})
+	p.duration(&c.MaxTokenLifetime, DefaultMaxTokenLifetime, "auth.oauth.max_token_lifetime must not be negative (e.g. 24h)", func(d time.Duration) string {
+		if d > maxMaxTokenLifetime {
+			return fmt.Sprintf("auth.oauth.max_token_lifetime %s is too long: a stolen token is good for that long; use at most 720h (30 days), default 24h", d)
+		}
+		return ""
+	})
+}
+
+// duration checks a duration setting: negative is refused with the message
+// negative, zero becomes def, and any other value is refused when
+// outOfRange says why.
+func (p *problems) duration(d *time.Duration, def time.Duration, negative string, outOfRange func(time.Duration) string) {
 	switch {
-	case c.Leeway < 0:
-		p.add("auth.oauth.leeway must not be negative (e.g. 30s)")
-	case c.Leeway == 0:
-		c.Leeway = DefaultLeeway
-	case c.Leeway > 5*time.Minute:
-		p.add("auth.oauth.leeway %s is too long: clock skew is seconds, use at most 5m", c.Leeway)
-	}
-	switch {
-	case c.RefreshInterval < 0:
-		p.add("auth.oauth: the JWKS refresh interval must not be negative (e.g. 10m)")
-	case c.RefreshInterval == 0:
-		c.RefreshInterval = DefaultRefreshInterval
-	case c.RefreshInterval < time.Second:
-		p.add("auth.oauth: the JWKS refresh interval %s is too short: use at least 1s (default 10m)", c.RefreshInterval)
-	}
-	switch {
-	case c.MaxTokenLifetime < 0:
-		p.add("auth.oauth.max_token_lifetime must not be negative (e.g. 24h)")
-	case c.MaxTokenLifetime == 0:
-		c.MaxTokenLifetime = DefaultMaxTokenLifetime
-	case c.MaxTokenLifetime > maxMaxTokenLifetime:
-		p.add("auth.oauth.max_token_lifetime %s is too long: a stolen token is good for that long; use at most 720h (30 days), default 24h", c.MaxTokenLifetime)
+	case *d < 0:
+		p.add("%s", negative)
+	case *d == 0:
+		*d = def
+	default:
+		if why := outOfRange(*d); why != "" {
+			p.add("%s", why)
+		}
 	}
 }
 
