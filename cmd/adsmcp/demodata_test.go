@@ -48,9 +48,10 @@ func TestTenantServerRefusesAnEmptyWarehouse(t *testing.T) {
 	}
 	home := t.TempDir()
 	cfg := writeConfig(t, "tenants:\n  acme: {accounts: [\"*\"]}\n")
+	bin := binary(t) // built before the clock starts
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary(t), "serve", "--config", cfg, "--http", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, bin, "serve", "--config", cfg, "--http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "ADSMCP_CONFIG=", "XDG_DATA_HOME="+home)
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "holds no data") || !strings.Contains(string(out), "adsmcp import --db") {

@@ -24,7 +24,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,24 +86,20 @@ func startServer(t *testing.T, args ...string) *serverProc {
 			t.Errorf("server still running 30 s after SIGTERM")
 		}
 	})
-	addrRE := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		select {
-		case <-p.exited:
-			t.Fatalf("the server exited: %v\n%s", p.err, p.stderr)
-		default:
-		}
-		m := addrRE.FindStringSubmatch(p.stderr.String())
-		if m == nil {
-			continue
-		}
-		p.url, p.base = m[1], strings.TrimSuffix(m[1], "/mcp")
-		if code, _ := p.health(); code == http.StatusOK {
-			return p
-		}
+	m := p.stderr.await(servingRE, 30*time.Second, p.exited)
+	select {
+	case <-p.exited:
+		t.Fatalf("the server exited: %v\n%s", p.err, p.stderr)
+	default:
 	}
-	t.Fatalf("the HTTP server did not become healthy in 30 s:\n%s", p.stderr)
-	return nil
+	if m == nil {
+		t.Fatalf("the HTTP server did not say where it serves in 30 s:\n%s", p.stderr)
+	}
+	p.url, p.base = m[1], strings.TrimSuffix(m[1], "/mcp")
+	if code, err := p.health(); code != http.StatusOK {
+		t.Fatalf("the HTTP server is not healthy: /healthz %d %v\n%s", code, err, p.stderr)
+	}
+	return p
 }
 
 // health is /healthz's status code (0 and the error when it cannot connect).
@@ -402,12 +397,12 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	} else {
 		t.Logf("a new session while draining: %s", c)
 	}
-	// The server waits for its calls in flight.
-	time.Sleep(500 * time.Millisecond)
+	// The server waits for its calls in flight: it does not exit while they
+	// are held (watched for half a second).
 	select {
 	case <-srv.exited:
 		t.Fatalf("the server exited with calls in flight: %v\n%s", srv.err, srv.stderr)
-	default:
+	case <-time.After(500 * time.Millisecond):
 	}
 	releasedAt := time.Now()
 	api.release()
@@ -644,7 +639,10 @@ func TestDisconnectNoLeak(t *testing.T) {
 	warm.Close()
 	var base float64
 	if metrics != "" {
-		time.Sleep(500 * time.Millisecond)
+		// Measured once the server has closed the session.
+		if !waitFor(10*time.Second, func() bool { n, err := srv.metric("adsmcp_sessions_active"); return err == nil && n == 0 }) {
+			t.Fatalf("the warm-up session is still open on the server 10 s after it closed")
+		}
 		base = goroutines()
 	}
 
@@ -674,7 +672,6 @@ func TestDisconnectNoLeak(t *testing.T) {
 		if !waitFor(10*time.Second, func() bool { return api.total.Load()-before >= batch }) {
 			t.Fatalf("the calls did not reach the API: %d requests", api.total.Load()-before)
 		}
-		time.Sleep(100 * time.Millisecond)
 		for _, d := range drops {
 			d.drop()
 		}

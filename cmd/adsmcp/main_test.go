@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -255,20 +254,17 @@ func serveHTTPProcess(t *testing.T, bin string, args ...string) string {
 		}
 	})
 	// The server prints the address it got: no race for a free port.
-	addrRE := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		m := addrRE.FindStringSubmatch(stderr.String())
-		if m == nil {
-			continue
-		}
-		resp, err := http.Get(strings.TrimSuffix(m[1], "/mcp") + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return m[1]
-			}
-		}
+	m := stderr.await(servingRE, 30*time.Second, nil)
+	if m == nil {
+		t.Fatalf("the HTTP server did not say where it serves in 30 s:\n%s", stderr.String())
 	}
-	t.Fatalf("the HTTP server did not become healthy in 30 s:\n%s", stderr.String())
-	return ""
+	resp, err := http.Get(strings.TrimSuffix(m[1], "/mcp") + "/healthz")
+	if err != nil {
+		t.Fatalf("the HTTP server is not healthy: %v\n%s", err, stderr.String())
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the HTTP server is not healthy: /healthz %s\n%s", resp.Status, stderr.String())
+	}
+	return m[1]
 }

@@ -9,15 +9,16 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 )
 
 // chTargetForTest is a --target URL naming a database of the test server that
 // does not exist yet (the commands create it), dropped when the test ends.
 func chTargetForTest(t *testing.T) string {
 	t.Helper()
-	base := clickhouse.FreshDatabaseForTest(t) // skips without a server
+	base := chtest.FreshDatabase(t) // skips without a server
 	name := fmt.Sprintf("adsmcp_target_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-	url := clickhouse.WithDatabase(base, name)
+	url := chtest.WithDatabase(base, name)
 	t.Cleanup(func() { dropCHDatabase(url) })
 	return url
 }

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 )
 
 // pgTargetForTest is a --target URL for a fresh schema of the test server
@@ -14,7 +15,7 @@ import (
 // ADSMCP_REQUIRE_DATABASES=1.
 func pgTargetForTest(t *testing.T) string {
 	t.Helper()
-	return postgres.FreshSchemaForTest(t, "adsmcp_target")
+	return pgtest.FreshSchema(t, "adsmcp_target")
 }
 
 // tablesIn counts the tables of the target's schema.

@@ -11,7 +11,9 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 )
 
 // testDBConfig is the demo dataset testDB holds.
@@ -34,14 +36,14 @@ func TestQueryFromWarehouseEngines(t *testing.T) {
 	db := testDB(t)
 	engines := map[string]func(t *testing.T) string{
 		"clickhouse": func(t *testing.T) string {
-			dsn := clickhouse.FreshDatabaseForTest(t)
+			dsn := chtest.FreshDatabase(t)
 			if err := clickhouse.LoadDemo(context.Background(), dsn, testDBConfig, nil); err != nil {
 				t.Fatal(err)
 			}
 			return "sources:\n  clickhouse:\n    dsn: " + dsn + "\n"
 		},
 		"postgres": func(t *testing.T) string {
-			dsn := postgres.FreshSchemaForTest(t, "adsmcp_cli")
+			dsn := pgtest.FreshSchema(t, "adsmcp_cli")
 			ctx := context.Background()
 			pool, err := pgxpool.New(ctx, dsn)
 			if err != nil {

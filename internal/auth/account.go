@@ -34,6 +34,7 @@ func readAccount(s string, platforms []string) (accountRef, error) {
 			return accountRef{}, fmt.Errorf("names no platform before the colon: write platform:id with a platform among %s", strings.Join(catalog.AllPlatforms, ", "))
 		}
 		if ads.FoldID(id) == "" {
+			//lint:ignore ST1005 the message ends where the user writes the ID: "has no account ID after meta_ads:"
 			return accountRef{}, fmt.Errorf("has no account ID after %s:", p)
 		}
 		return accountRef{platform: p, id: ads.FoldID(id)}, nil
@@ -69,6 +70,7 @@ func unsaidPlatform(s string) error {
 			forms = append(forms, example+" is "+p.DisplayName)
 		}
 	}
+	//lint:ignore ST1005 the message ends with the YAML key to write, "platforms:"
 	return fmt.Errorf("does not say its platform (the same digits can be a %s account): write it as %s (%s), "+
 		"or restrict the tenant to one platform with platforms:", prose(names, "and"), prose(prefixed, "or"), strings.Join(forms, ", "))
 }

@@ -115,14 +115,19 @@ type jwksServer struct {
 	mu      sync.Mutex
 	keys    []signer
 	fetches atomic.Int32
+	fetched chan struct{} // a signal after each fetch starts (one pending at most)
 	down    atomic.Bool
 }
 
 func newJWKSServer(t testing.TB, keys ...signer) *jwksServer {
 	t.Helper()
-	s := &jwksServer{keys: keys}
+	s := &jwksServer{keys: keys, fetched: make(chan struct{}, 1)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fetches.Add(1)
+		select {
+		case s.fetched <- struct{}{}:
+		default: // a signal is already pending: the waiter will read the count
+		}
 		if s.down.Load() {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
@@ -138,6 +143,20 @@ func newJWKSServer(t testing.TB, keys ...signer) *jwksServer {
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// awaitFetches waits until n fetches have started, or within has passed
+// (false).
+func (s *jwksServer) awaitFetches(n int32, within time.Duration) bool {
+	timeout := time.After(within)
+	for s.fetches.Load() < n {
+		select {
+		case <-s.fetched:
+		case <-timeout:
+			return false
+		}
+	}
+	return true
 }
 
 func (s *jwksServer) setKeys(keys ...signer) {

@@ -3,16 +3,12 @@ package auth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
-
-	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // Defaults of the OAuth options.
@@ -122,163 +118,6 @@ type Options struct {
 	// Logger receives refusals (at debug, with the reason, never the token)
 	// and JWKS fetch failures; nil discards.
 	Logger *slog.Logger
-}
-
-// validate checks o and fills the OAuth defaults, naming each setting by its
-// place in the configuration file (auth.…). It reports every problem at once.
-func (o *Options) validate() (*OAuth, error) {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-
-	for name, t := range o.Tenants {
-		where := fmt.Sprintf("tenants.%s", name)
-		if strings.TrimSpace(name) == "" {
-			bad("tenants: a tenant has an empty name; name it, e.g. acme:")
-		}
-		if len(t.Accounts) == 0 {
-			bad(`%s.accounts is empty: list the account IDs this tenant may query, or "*" for all`, where)
-		}
-		for i, a := range t.Accounts {
-			if strings.TrimSpace(a) == "" {
-				bad("%s.accounts[%d] is empty: write an account ID such as act_1015… or 123-456-7890", where, i)
-				continue
-			}
-			if a == "*" {
-				continue
-			}
-			ref, err := readAccount(a, t.Platforms)
-			switch {
-			case err != nil:
-				bad("%s.accounts[%d] %q %v", where, i, a, err)
-			case len(t.Platforms) > 0 && !slices.Contains(t.Platforms, ref.platform):
-				bad("%s.accounts[%d] %q is a %s account, but %s.platforms (%s) leaves it out: add %s there or remove the account",
-					where, i, a, ref.platform, where, strings.Join(t.Platforms, ", "), ref.platform)
-			}
-		}
-		for i, p := range t.Platforms {
-			if !slices.Contains(catalog.AllPlatforms, p) {
-				bad("%s.platforms[%d] %q is not a platform: use %s", where, i, p, strings.Join(catalog.AllPlatforms, ", "))
-			}
-		}
-	}
-
-	ids := map[string]int{}
-	hashes := map[string]int{}
-	for i, k := range o.APIKeys {
-		where := fmt.Sprintf("auth.api_keys[%d]", i)
-		if k.ID != "" {
-			where = fmt.Sprintf("auth.api_keys[%d] (id %s)", i, k.ID)
-		}
-		switch {
-		case k.ID == "":
-			bad("%s: id is empty: name the key (it appears in logs), e.g. id: ci-bot", where)
-		case strings.ContainsAny(k.ID, " \t\r\n"):
-			bad("%s: id must not contain spaces", where)
-		default:
-			if j, dup := ids[k.ID]; dup {
-				bad("%s: id is also the id of auth.api_keys[%d]; ids must be unique", where, j)
-			}
-			ids[k.ID] = i
-		}
-		h := strings.ToLower(strings.TrimSpace(k.SHA256))
-		if !isHexHash(h) {
-			bad("%s: sha256 must be the 64 hex characters adsmcp keygen prints (the SHA-256 of the key, not the key itself)", where)
-		} else {
-			if j, dup := hashes[h]; dup {
-				bad("%s: sha256 is also the hash of auth.api_keys[%d]; the same key is listed twice", where, j)
-			}
-			hashes[h] = i
-		}
-		if k.Tenant == "" {
-			bad("%s: tenant is empty: name one of tenants:", where)
-		} else if _, ok := o.Tenants[k.Tenant]; !ok {
-			bad("%s: tenant %q is not defined: add it under tenants: (with its accounts) or fix the name", where, k.Tenant)
-		}
-		if k.Budget != 0 && (k.Budget < minBudget || k.Budget > maxBudget) {
-			bad("%s: budget %d is out of range: use %d–%d tokens, or leave it out for the client's default", where, k.Budget, minBudget, maxBudget)
-		}
-		if k.RequestsPerMinute < 0 {
-			bad("%s: requests_per_minute must not be negative", where)
-		}
-		if k.MaxConcurrent < 0 {
-			bad("%s: max_concurrent must not be negative", where)
-		}
-	}
-
-	var oa *OAuth
-	if o.OAuth != nil {
-		c := *o.OAuth
-		oa = &c
-		c.RequiredScopes = slices.Clone(c.RequiredScopes)
-		c.AuthorizationServers = slices.Clone(c.AuthorizationServers)
-		if strings.TrimSpace(c.Issuer) == "" {
-			bad("auth.oauth.issuer is empty: set it to the exact iss of your authorization server's tokens, e.g. https://login.example.com/")
-		}
-		if c.Resource == "" {
-			bad("auth.oauth.resource is empty: set it to this server's public MCP URL, e.g. https://ads.example.com/mcp")
-		} else if err := checkResource(c.Resource); err != nil {
-			bad("auth.oauth.resource %q: %v", c.Resource, err)
-		}
-		if c.Audience == "" {
-			c.Audience = c.Resource
-		}
-		if c.Audience == "" {
-			bad("auth.oauth.audience is empty: set it (or auth.oauth.resource) to the aud your authorization server puts in tokens for adsmcp")
-		}
-		if c.JWKSURL == "" {
-			bad("auth.oauth.jwks_url is empty: set it to the issuer's JWKS, e.g. https://login.example.com/.well-known/jwks.json (see its /.well-known/openid-configuration, jwks_uri)")
-		} else if err := checkJWKSURL(c.JWKSURL); err != nil {
-			bad("auth.oauth.jwks_url %q: %v", c.JWKSURL, err)
-		}
-		for i, s := range c.RequiredScopes {
-			if s == "" || strings.ContainsAny(s, " \t\"\\") {
-				bad("auth.oauth.scopes[%d] %q is not a scope: one word without spaces or quotes, e.g. ads:read", i, s)
-			}
-		}
-		if c.TenantClaim == "" {
-			c.TenantClaim = DefaultTenantClaim
-		}
-		switch {
-		case c.Leeway < 0:
-			bad("auth.oauth.leeway must not be negative (e.g. 30s)")
-		case c.Leeway == 0:
-			c.Leeway = DefaultLeeway
-		case c.Leeway > 5*time.Minute:
-			bad("auth.oauth.leeway %s is too long: clock skew is seconds, use at most 5m", c.Leeway)
-		}
-		switch {
-		case c.RefreshInterval < 0:
-			bad("auth.oauth: the JWKS refresh interval must not be negative (e.g. 10m)")
-		case c.RefreshInterval == 0:
-			c.RefreshInterval = DefaultRefreshInterval
-		case c.RefreshInterval < time.Second:
-			bad("auth.oauth: the JWKS refresh interval %s is too short: use at least 1s (default 10m)", c.RefreshInterval)
-		}
-		switch {
-		case c.MaxTokenLifetime < 0:
-			bad("auth.oauth.max_token_lifetime must not be negative (e.g. 24h)")
-		case c.MaxTokenLifetime == 0:
-			c.MaxTokenLifetime = DefaultMaxTokenLifetime
-		case c.MaxTokenLifetime > maxMaxTokenLifetime:
-			bad("auth.oauth.max_token_lifetime %s is too long: a stolen token is good for that long; use at most 720h (30 days), default 24h", c.MaxTokenLifetime)
-		}
-		if len(c.AuthorizationServers) == 0 && c.Issuer != "" {
-			c.AuthorizationServers = []string{c.Issuer}
-		}
-		for i, s := range c.AuthorizationServers {
-			if u, err := url.Parse(s); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				bad("auth.oauth.authorization_servers[%d] %q is not an http(s) URL", i, s)
-			}
-		}
-		if c.HTTPClient == nil {
-			c.HTTPClient = &http.Client{Timeout: jwksTimeout}
-		}
-	}
-
-	if len(o.APIKeys) == 0 && o.OAuth == nil {
-		bad("auth: no api_keys and no oauth: add a key (run adsmcp keygen) or configure auth.oauth")
-	}
-	return oa, errors.Join(errs...)
 }
 
 func isHexHash(s string) bool {

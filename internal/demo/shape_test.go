@@ -98,7 +98,6 @@ func TestFacts(t *testing.T) {
 
 	type acc struct {
 		rows, nonZero int
-		ars           bool
 	}
 	per := map[string]*acc{}
 	empty := 0

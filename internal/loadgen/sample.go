@@ -58,13 +58,12 @@ type sampler struct {
 	every      time.Duration
 	client     *http.Client
 
-	mu       sync.Mutex
-	pre      *reading
-	load     []reading
-	post     *reading
-	notes    []string
-	noted    map[string]bool
-	lastCall float64
+	mu    sync.Mutex
+	pre   *reading
+	load  []reading
+	post  *reading
+	notes []string
+	noted map[string]bool
 }
 
 func newSampler(opts Options) *sampler {

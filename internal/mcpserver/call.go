@@ -145,6 +145,7 @@ func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, rec Ca
 	if req == nil || req.Session == nil || rec.Outcome == "cancelled" || ctx.Err() != nil {
 		return
 	}
+	//lint:ignore SA1019 MCP logging stays for clients on protocol versions before 2026-07-28, which still use it
 	level := mcp.LoggingLevel("debug")
 	switch rec.Outcome {
 	case "timeout", "source_error":
@@ -153,6 +154,7 @@ func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, rec Ca
 		level = "error"
 	}
 	data := map[string]any{"tool": rec.Tool, "outcome": rec.Outcome, "elapsed_ms": rec.Elapsed.Milliseconds()}
+	//lint:ignore SA1019 MCP logging stays for clients on protocol versions before 2026-07-28, which still use it
 	if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Logger: "adsmcp", Level: level, Data: data}); err != nil {
 		s.log.Debug("log notification failed", "error", err)
 	}

@@ -28,16 +28,20 @@ type blockingSource struct {
 
 	once      sync.Once
 	cancelled chan struct{}
+
+	enterOnce sync.Once
+	entered   chan struct{} // closed when a call first waits in the source
 }
 
 func newBlockingSource(t *testing.T, ignoreCtx, blockAccounts bool) *blockingSource {
 	b := &blockingSource{Source: warehouse(t), ignoreCtx: ignoreCtx, blockAccounts: blockAccounts,
-		release: make(chan struct{}), cancelled: make(chan struct{})}
+		release: make(chan struct{}), cancelled: make(chan struct{}), entered: make(chan struct{})}
 	shutdown = append(shutdown, func() { close(b.release) })
 	return b
 }
 
 func (b *blockingSource) block(ctx context.Context) error {
+	b.enterOnce.Do(func() { close(b.entered) })
 	if b.ignoreCtx {
 		<-b.release
 		return errors.New("released at the end of the tests")

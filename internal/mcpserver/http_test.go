@@ -226,7 +226,11 @@ func TestHTTPDisconnectStopsTheWork(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	time.Sleep(300 * time.Millisecond) // the call is running
+	select {
+	case <-src.entered: // the call is running
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not reach the source")
+	}
 	drop()
 	<-done
 	select {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,12 +34,19 @@ func (s slowSource) Query(ctx context.Context, q *query.Query) (*fit.Table, erro
 // the call is doing, at the start, at each step and while the source works,
 // with increasing progress out of the deadline; nothing arrives after the
 // answer; a call without a token hears nothing.
+//
+// The test runs in a synctest bubble: its clock moves only when every
+// goroutine of the call waits, so the heartbeats are exactly those due, and a
+// reporter left running after the answer would be seen for certain.
 func TestProgressNotifications(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := testConfig(t) // the shared warehouse opens outside the bubble
 	cfg.Source = slowSource{newBlockingSource(t, false, false), 400 * time.Millisecond}
 	cfg.ProgressInterval = 100 * time.Millisecond
 	cfg.Deadline = 20 * time.Second
+	synctest.Test(t, func(t *testing.T) { testProgressNotifications(t, cfg) })
+}
 
+func testProgressNotifications(t *testing.T, cfg Config) {
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
 	ctx := context.Background()
@@ -67,7 +75,8 @@ func TestProgressNotifications(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %v", err, res)
 	}
-	time.Sleep(300 * time.Millisecond) // anything sent late would arrive now
+	time.Sleep(300 * time.Millisecond) // three heartbeats later, on the bubble's clock
+	synctest.Wait()                    // anything sent late has been handled
 	mu.Lock()
 	seen := append([]*mcp.ProgressNotificationParams(nil), got...)
 	mu.Unlock()
@@ -96,6 +105,7 @@ func TestProgressNotifications(t *testing.T) {
 	mu.Unlock()
 	call(t, cs, "query", small)
 	time.Sleep(200 * time.Millisecond)
+	synctest.Wait()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 0 {

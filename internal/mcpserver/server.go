@@ -114,6 +114,7 @@ func build(cfg Config) (*mcp.Server, *server) {
 				Prompts:   &mcp.PromptCapabilities{},
 				// Calls that time out or fail are logged to clients that set a
 				// level (logging/setLevel); see clientLog.
+				//lint:ignore SA1019 MCP logging stays for clients on protocol versions before 2026-07-28, which still use it
 				Logging: &mcp.LoggingCapabilities{},
 			},
 		})

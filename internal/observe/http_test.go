@@ -159,7 +159,7 @@ func TestAccessLogLevelsAndIDInside(t *testing.T) {
 	var buf bytes.Buffer
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(http.ResponseWriter, *http.Request) {})
-	mux.HandleFunc("/boom", func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "x", 502) })
+	mux.HandleFunc("/boom", func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "x", http.StatusBadGateway) })
 	mux.HandleFunc("/panic", func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) })
 	// RequestIDs inside AccessLog: the id is still logged (from the response).
 	h := AccessLog(jsonLogger(&buf), RequestIDs(mux))
@@ -248,10 +248,13 @@ func TestReadyz(t *testing.T) {
 		t.Errorf("reason not shortened: %d bytes", len(body["reason"]))
 	}
 
-	// A check that honours its context, and one that ignores it: both answer at the timeout.
+	// A check that honours its context, and one that ignores it (it returns
+	// only when the test ends): both answer at the timeout.
+	testEnds := make(chan struct{})
+	defer close(testEnds)
 	for name, check := range map[string]func(context.Context) error{
 		"honours": func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() },
-		"ignores": func(context.Context) error { time.Sleep(2 * time.Second); return nil },
+		"ignores": func(context.Context) error { <-testEnds; return nil },
 	} {
 		start := time.Now()
 		code, body = get(Readyz(check, 50*time.Millisecond, -1))

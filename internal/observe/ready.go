@@ -73,14 +73,15 @@ func (c *readyCache) status(ctx context.Context) error {
 	if c.check == nil {
 		return nil
 	}
-	c.mu.Lock()
-	if !c.at.IsZero() && c.ttl > 0 && c.now().Sub(c.at) < c.ttl {
-		err := c.err
-		c.mu.Unlock()
+	if fresh, err := c.cached(); fresh {
 		return err
 	}
-	c.mu.Unlock()
 	ch := c.flight.DoChan("ready", func() (any, error) {
+		// A probe that found the result stale may get here just after a run
+		// ended (and left the flight): that run's result is fresh, use it.
+		if fresh, err := c.cached(); fresh {
+			return nil, err
+		}
 		err := c.run()
 		c.mu.Lock()
 		c.at, c.err = c.now(), err
@@ -93,6 +94,17 @@ func (c *readyCache) status(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("probe ended before the check: %w", ctx.Err())
 	}
+}
+
+// cached says whether the last result is younger than the TTL, and what it
+// was.
+func (c *readyCache) cached() (fresh bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && c.ttl > 0 && c.now().Sub(c.at) < c.ttl {
+		return true, c.err
+	}
+	return false, nil
 }
 
 // run is one check, bounded by the timeout.

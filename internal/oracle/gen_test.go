@@ -15,8 +15,7 @@ import (
 type gen struct {
 	r        *rand.Rand
 	d        *Data
-	accounts []string            // sorted account IDs
-	values   map[string][]string // dimension → distinct non-empty values, per account below
+	accounts []string // sorted account IDs
 	byAcct   map[string]map[string][]string
 }
 

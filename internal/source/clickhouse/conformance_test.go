@@ -11,6 +11,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
@@ -20,7 +21,7 @@ func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }
 // openLoaded loads the duckdbtest demo dataset into a fresh database of the
 // test server, dropped when the test ends, and opens it as a source.
 func openLoaded(t *testing.T) (*clickhouse.Source, string) {
-	dsn := clickhouse.FreshDatabaseForTest(t)
+	dsn := chtest.FreshDatabase(t)
 	ctx := context.Background()
 	start := time.Now()
 	if err := clickhouse.LoadDemo(ctx, dsn, duckdbtest.Config, nil); err != nil {
@@ -66,7 +67,7 @@ func TestLoadKeepsDataset(t *testing.T) {
 // Names in several scripts match, group and sort as in DuckDB.
 func TestConformanceUnicode(t *testing.T) {
 	sourcetest.RunUnicode(t, func(t *testing.T, produce func(context.Context, ads.Sink) error) source.Source {
-		dsn := clickhouse.FreshDatabaseForTest(t)
+		dsn := chtest.FreshDatabase(t)
 		if err := clickhouse.Load(context.Background(), dsn, produce); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/importer"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
@@ -20,7 +21,7 @@ import (
 // report and answer for answer, though it has no transactions.
 func TestImportConformance(t *testing.T) {
 	sourcetest.RunImport(t, sourcetest.ImportWarehouse{NamesPerFact: true, Fresh: func(t *testing.T) sourcetest.ImportTarget {
-		return importDatabase(FreshDatabaseForTest(t))
+		return importDatabase(chtest.FreshDatabase(t))
 	}}, duckdbtest.ImportWarehouse())
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/migration"
 	"github.com/adsmcp/adsmcp/internal/source/migration/migrationtest"
@@ -24,7 +25,7 @@ func mustDo(t *testing.T, c *httpClient, statement string) string {
 
 func loadedForTest(t *testing.T) (string, *httpClient) {
 	t.Helper()
-	dsn := FreshDatabaseForTest(t)
+	dsn := chtest.FreshDatabase(t)
 	if err := LoadDemo(context.Background(), dsn, duckdbtest.Config, nil); err != nil {
 		t.Fatalf("load the demo dataset: %v", err)
 	}
@@ -41,7 +42,7 @@ func loadedForTest(t *testing.T) (string, *httpClient) {
 func legacyWarehouse(t *testing.T) (string, *httpClient) {
 	t.Helper()
 	_, from := loadedForTest(t)
-	dsn := FreshDatabaseForTest(t)
+	dsn := chtest.FreshDatabase(t)
 	c, err := newHTTPClient(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestNewerWarehouseIsRefused(t *testing.T) {
 }
 
 func TestMigrateRefusesADatabaseWithoutAWarehouse(t *testing.T) {
-	if _, err := Migrate(context.Background(), FreshDatabaseForTest(t)); !errors.Is(err, migration.ErrNoWarehouse) {
+	if _, err := Migrate(context.Background(), chtest.FreshDatabase(t)); !errors.Is(err, migration.ErrNoWarehouse) {
 		t.Errorf("migrate: %v", err)
 	}
 }

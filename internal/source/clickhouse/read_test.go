@@ -9,11 +9,12 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 )
 
 func openEmpty(t *testing.T) *Source {
 	t.Helper()
-	dsn := FreshDatabaseForTest(t)
+	dsn := chtest.FreshDatabase(t)
 	s, err := Open(context.Background(), Options{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestFailedLoadLeavesNothing(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			dsn := FreshDatabaseForTest(t)
+			dsn := chtest.FreshDatabase(t)
 			err := Load(ctx, dsn, produce)
 			if err == nil || !(errors.Is(err, broke) || strings.Contains(err.Error(), "act_unknown")) {
 				t.Fatalf("load: %v", err)

@@ -19,8 +19,10 @@ import (
 	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 )
 
 // BenchmarkEngines runs the same queries on DuckDB and on PostgreSQL and
@@ -204,7 +206,7 @@ func loadPostgres(ctx context.Context, dsn, schema string, cfg demo.Config, want
 		return nil, err
 	}
 	defer admin.Close()
-	pg, err := postgres.Open(ctx, postgres.Options{DSN: postgres.WithSearchPath(dsn, schema)})
+	pg, err := postgres.Open(ctx, postgres.Options{DSN: pgtest.WithSearchPath(dsn, schema)})
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +231,7 @@ func loadPostgres(ctx context.Context, dsn, schema string, cfg demo.Config, want
 }
 
 func loadClickHouse(ctx context.Context, dsn, database string, cfg demo.Config, want map[string]string) (*clickhouse.Source, error) {
-	dsn = clickhouse.WithDatabase(dsn, database)
+	dsn = chtest.WithDatabase(dsn, database)
 	if err := clickhouse.CreateDatabase(ctx, dsn); err != nil {
 		return nil, err
 	}

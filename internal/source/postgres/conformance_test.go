@@ -12,6 +12,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
@@ -33,7 +34,7 @@ func openLoaded(t *testing.T) *postgres.Source {
 // schema is dropped when the test ends.
 func openFresh(t *testing.T) *postgres.Source {
 	ctx := context.Background()
-	schema := postgres.FreshSchemaForTest(t, "adsmcp_test")
+	schema := pgtest.FreshSchema(t, "adsmcp_test")
 	src, err := postgres.Open(ctx, postgres.Options{DSN: schema})
 	if err != nil {
 		t.Fatal(err)

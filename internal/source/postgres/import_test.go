@@ -17,6 +17,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
@@ -63,7 +64,7 @@ const metaAccount = "act_1015823746512093"
 func freshSchema(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
-	dsn := postgres.FreshSchemaForTest(t, "adsmcp_import_test")
+	dsn := pgtest.FreshSchema(t, "adsmcp_import_test")
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

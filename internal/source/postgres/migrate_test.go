@@ -14,6 +14,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/migration"
 	"github.com/adsmcp/adsmcp/internal/source/migration/migrationtest"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
@@ -31,7 +32,7 @@ func legacyWarehouse(t *testing.T) (string, *pgxpool.Pool) {
 	if err := loaded.Pool().QueryRow(ctx, `SELECT current_schema()`).Scan(&from); err != nil {
 		t.Fatal(err)
 	}
-	dsn := postgres.FreshSchemaForTest(t, "adsmcp_legacy")
+	dsn := pgtest.FreshSchema(t, "adsmcp_legacy")
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func TestNewerWarehouseIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "this warehouse was written by a newer adsmcp (schema 99); upgrade adsmcp"
-	if _, err := openSource(t, postgres.WithSearchPath(postgres.DSNForTest(t), dsn)); !errors.Is(err, migration.ErrNewer) || !strings.Contains(err.Error(), want) {
+	if _, err := openSource(t, pgtest.WithSearchPath(pgtest.DSN(t), dsn)); !errors.Is(err, migration.ErrNewer) || !strings.Contains(err.Error(), want) {
 		t.Errorf("open: %v", err)
 	}
 	if _, err := postgres.Migrate(ctx, pool); !errors.Is(err, migration.ErrNewer) {

@@ -9,12 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 	"github.com/adsmcp/adsmcp/internal/source/sqlgen"
 )
 
 func openTest(t *testing.T) *Source {
 	t.Helper()
-	s, err := Open(context.Background(), Options{DSN: DSNForTest(t)})
+	s, err := Open(context.Background(), Options{DSN: pgtest.DSN(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

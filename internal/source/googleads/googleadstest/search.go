@@ -245,13 +245,6 @@ func (s *Server) geoID(code string) string {
 	return geoTargets[code]
 }
 
-// int64Fields are written as JSON strings (proto3 JSON for int64).
-var int64Fields = map[string]bool{
-	"customer.id": true, "campaign.id": true, "ad_group.id": true, "ad_group_ad.ad.id": true,
-	"user_location_view.country_criterion_id": true, "customer_client.id": true, "customer_client.level": true,
-	"geo_target_constant.id": true,
-}
-
 var boolFields = map[string]bool{"customer.manager": true, "customer_client.manager": true,
 	"user_location_view.targeting_location": true}
 

@@ -1,4 +1,7 @@
-package postgres
+// Package pgtest gives tests a PostgreSQL server to run against: the one
+// .ci/setup-postgres starts, named by ADSMCP_TEST_PG_DSN. It lives apart from
+// package postgres so that the production binary does not link `testing`.
+package pgtest
 
 import (
 	"context"
@@ -14,9 +17,9 @@ import (
 	"github.com/adsmcp/adsmcp/internal/skipreport"
 )
 
-// DSNForTest is the server .ci/setup-postgres starts; without it the tests that
+// DSN is the server .ci/setup-postgres starts; without it the tests that
 // need one skip, unless ADSMCP_REQUIRE_DATABASES=1 (as in CI).
-func DSNForTest(t testing.TB) string {
+func DSN(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv("ADSMCP_TEST_PG_DSN")
 	if dsn == "" {
@@ -41,21 +44,22 @@ func WithSearchPath(dsn, schema string) string {
 	return dsn + " search_path=" + schema
 }
 
-var testSchemas atomic.Int64
+var schemas atomic.Int64
 
-// FreshSchemaForTest creates an empty schema named prefix_PID_N on the test
-// server, dropped (with everything in it) when the test ends, and returns the
-// DSN whose search_path is it.
-func FreshSchemaForTest(t testing.TB, prefix string) string {
+// FreshSchema creates an empty schema named prefix_PID_N on the test server,
+// dropped (with everything in it) when the test ends, and returns the DSN
+// whose search_path is it: tests running at once never see each other's
+// tables.
+func FreshSchema(t testing.TB, prefix string) string {
 	t.Helper()
-	dsn := DSNForTest(t)
+	dsn := DSN(t)
 	ctx := context.Background()
 	admin, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	schema := fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e9, testSchemas.Add(1))
+	schema := fmt.Sprintf("%s_%d_%d_%d", prefix, os.Getpid(), time.Now().UnixNano()%1e9, schemas.Add(1))
 	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
 		t.Fatal(err)
 	}
