@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // Session defaults.
@@ -95,7 +96,7 @@ func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opene
 			if retry, ok := rl.Allow(p); !ok {
 				secs := max(1, int(retry.Seconds()+0.999))
 				w.Header().Set("Retry-After", fmt.Sprint(secs))
-				httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many requests for this API key or user: retry in %d s", secs))
+				outcome.WriteHTTPError(w, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("too many requests for this API key or user: retry in %d s", secs)})
 				return nil, false
 			}
 		}
@@ -167,11 +168,11 @@ func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opene
 	switch refuse {
 	case "principal":
 		w.Header().Set("Retry-After", "30")
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("this API key or user has its maximum of %d open sessions: close one (DELETE %s with its Mcp-Session-Id) or retry later", h.perPrincipal, MCPPath))
+		outcome.WriteHTTPError(w, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("this API key or user has its maximum of %d open sessions: close one (DELETE %s with its Mcp-Session-Id) or retry later", h.perPrincipal, MCPPath)})
 		return nil, false
 	case "server":
 		w.Header().Set("Retry-After", "30")
-		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions))
+		outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions)})
 		return nil, false
 	}
 	return func() {
