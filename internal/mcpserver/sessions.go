@@ -223,9 +223,9 @@ func limitMethods(lim Limiter, stateless bool) mcp.Middleware {
 // and when to retry, in the message (clients show it) and in data.
 func rateLimitedError(retry time.Duration) error {
 	secs := max(1, int(retry.Seconds()+0.999))
-	data, _ := json.Marshal(map[string]any{"type": "rate_limited", "retry_after_seconds": secs})
+	data, _ := json.Marshal(map[string]any{"type": outcome.RateLimited, "retry_after_seconds": secs})
 	return &jsonrpc.Error{Code: codeRateLimited, Data: data,
-		Message: fmt.Sprintf("rate_limited: too many requests for this API key or user right now; nothing was run. Retry in %d s (fewer at once).", secs)}
+		Message: fmt.Sprintf("%s: too many requests for this API key or user right now; nothing was run. Retry in %d s (fewer at once).", outcome.RateLimited, secs)}
 }
 
 // idleUnderPressure is opts' value or the default, never over the idle timeout.
