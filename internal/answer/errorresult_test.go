@@ -43,7 +43,8 @@ func TestErrorResultThatCannotBeWritten(t *testing.T) {
 }
 
 // TestReportOfAnswers: the engine's data and data_too_large answers report
-// their outcome and the figures of the _meta block the model reads.
+// their outcome and the figures of their _meta (mcpserver's
+// TestRecordIsTheAnswersReport checks them against the text).
 func TestReportOfAnswers(t *testing.T) {
 	e := engine(t)
 	const daily = `{` + meta6 + `,"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["ad_name","device"],"metrics":["spend","impressions","ctr"],"time_granularity":"daily"}`
@@ -52,24 +53,12 @@ func TestReportOfAnswers(t *testing.T) {
 		want   outcome.Code
 	}{{120000, outcome.OK}, {4000, outcome.DataTooLarge}} {
 		res := ask(t, e, "", c.budget, daily)
-		var head struct {
-			Meta struct {
-				TokenEstimate int `json:"token_estimate"`
-				SourceCalls   int `json:"source_calls"`
-				Optimizations []struct {
-					Type string `json:"type"`
-				} `json:"optimizations_applied"`
-			} `json:"_meta"`
+		m, r := res.Response.Meta, res.Report
+		if r.Outcome != c.want || res.IsError || r.Tokens != m.TokenEstimate || r.Tokens == 0 ||
+			r.SourceCalls != m.SourceCalls || len(r.Optimizations) != len(m.Optimizations) {
+			t.Errorf("budget %d: report %+v, _meta %+v", c.budget, r, m)
 		}
-		if err := json.Unmarshal([]byte(res.Blocks[0]), &head); err != nil {
-			t.Fatal(err)
-		}
-		r := res.Report
-		if r.Outcome != c.want || res.IsError || r.Tokens != head.Meta.TokenEstimate || r.Tokens == 0 ||
-			r.SourceCalls != head.Meta.SourceCalls || len(r.Optimizations) != len(head.Meta.Optimizations) {
-			t.Errorf("budget %d: report %+v, _meta %+v", c.budget, r, head.Meta)
-		}
-		for i, o := range head.Meta.Optimizations {
+		for i, o := range m.Optimizations {
 			if r.Optimizations[i] != o.Type {
 				t.Errorf("budget %d: optimization %d is %s, _meta says %s", c.budget, i, r.Optimizations[i], o.Type)
 			}
