@@ -117,7 +117,7 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 	var ref *refusal
 	switch {
 	case code == http.StatusForbidden:
-		oauthErr, reason = errInsufficientScope, errInsufficientScp.reason
+		oauthErr, reason = oauthInsufficientScope, errInsufficientScp.reason
 		if len(scopes) > 0 {
 			reason += ": the token needs " + strings.Join(scopes, " ")
 		}
@@ -125,17 +125,17 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 		// No credential at all: RFC 6750 §3.1 wants no error code then.
 		reason = "missing bearer token: send Authorization: Bearer <API key or access token>"
 	case code == http.StatusUnauthorized && errors.As(v.err, &ref):
-		oauthErr, reason = errInvalidToken, ref.reason
+		oauthErr, reason = oauthInvalidToken, ref.reason
 	case code == http.StatusUnauthorized && v.err == nil:
 		// Verify accepted it, the go-sdk's own expiry check did not (the
 		// token expired in between).
-		oauthErr, reason = errInvalidToken, errExpired.reason
+		oauthErr, reason = oauthInvalidToken, errExpired.reason
 	case code == http.StatusUnauthorized:
-		oauthErr, reason = errInvalidToken, errInvalid.reason
+		oauthErr, reason = oauthInvalidToken, errInvalid.reason
 	default: // the JWKS could not be fetched (or the go-sdk failed)
 		a.log.WarnContext(r.Context(), "refusing a request: cannot check its bearer token", "remote", r.RemoteAddr)
 		w.Header().Set("Retry-After", "30")
-		outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: errTemporarilyUnavailable,
+		outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: oauthTemporarilyUnavailable,
 			Description: "cannot check the token right now; retry later"})
 		return
 	}
@@ -148,7 +148,7 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 	}
 	w.Header().Set("WWW-Authenticate", challenge)
 	if oauthErr == "" {
-		oauthErr = errUnauthorized
+		oauthErr = oauthUnauthorized
 	}
 	outcome.WriteHTTPError(w, code, outcome.HTTPError{Error: oauthErr, Description: reason})
 }
@@ -156,12 +156,12 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 // OAuth error codes of the refusals (RFC 6750 §3.1), in the body's "error"
 // and the challenge's error=; docs/auth.md lists when each is sent.
 const (
-	errInvalidToken           = "invalid_token"
-	errInsufficientScope      = "insufficient_scope"
-	errTemporarilyUnavailable = "temporarily_unavailable"
-	// errUnauthorized is the body's code when no credential was sent: RFC
+	oauthInvalidToken           = "invalid_token"
+	oauthInsufficientScope      = "insufficient_scope"
+	oauthTemporarilyUnavailable = "temporarily_unavailable"
+	// oauthUnauthorized is the body's code when no credential was sent: RFC
 	// 6750 wants no error= in the challenge then, but the body names one.
-	errUnauthorized = "unauthorized"
+	oauthUnauthorized = "unauthorized"
 )
 
 // MetadataURL is the Protected Resource Metadata URL announced in

@@ -44,13 +44,6 @@ func (c Code) Valid() bool {
 	return ok
 }
 
-// IsError reports whether an answer of type c is an isError result: every
-// answer type but data_too_large.
-func (c Code) IsError() bool {
-	d, ok := docIndex[c]
-	return ok && d.Uses&AnswerType != 0 && c != DataTooLarge
-}
-
 // MarshalText writes the wire string; a value outside the set is an error,
 // so it never reaches a client.
 func (c Code) MarshalText() ([]byte, error) {
