@@ -16,6 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -85,6 +86,10 @@ type Result struct {
 	Blocks   []string
 	IsError  bool
 	Response *fit.Response
+	// Report is how the call went (its outcome, tokens, source calls and
+	// optimizations), for metrics and logs: the same facts as the blocks'
+	// _meta, without decoding them.
+	Report outcome.Report
 }
 
 // Query answers one call. Problems the model can fix (invalid arguments, too many
@@ -100,14 +105,14 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	ctx = rowbudget.With(ctx, lease)
 	accounts, err := e.Source.Accounts(ctx)
 	if err != nil {
-		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "source_error", "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, outcome.SourceError, "listing the accounts failed: "+err.Error(), nil, 0), ctx.Err()
 	}
 	q, err := query.ParseAndNormalize(req.Args, query.Options{Accounts: accounts, Now: e.Now, MaxAccounts: e.MaxAccounts})
 	var invalid *query.Error
 	var tooMany *query.TooManyAccountsError
 	switch {
 	case errors.As(err, &invalid):
-		return e.errorAnswer(started, e.errorBudget(req, nil), nil, "invalid_query", "The query has problems; fix them and call query again.",
+		return e.errorAnswer(started, e.errorBudget(req, nil), nil, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
 			map[string]any{"problems": problemList(invalid.Problems)}, 0), nil
 	case errors.As(err, &tooMany):
 		return e.tooManyAccounts(started, req, tooMany, accounts), nil
@@ -123,7 +128,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		var qe *query.Error
 		if errors.As(err, &qe) {
-			return e.errorAnswer(started, LimitsOf(b), q, "invalid_query", "The query has problems; fix them and call query again.",
+			return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
 				map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
 		}
 		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
@@ -141,7 +146,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		}
 		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
 	}
-	return &Result{Blocks: resp.Blocks, Response: resp}, nil
+	return dataResult(resp), nil
 }
 
 func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -75,7 +76,7 @@ type errorMeta struct {
 // errorAnswer is an error the model can act on, as one JSON block (type and
 // detail first, then the specifics in a fixed order, then _meta), fitted to
 // every limit of lim.
-func (e *Engine) errorAnswer(started time.Time, lim Limits, q *query.Query, typ, detail string, extra map[string]any, calls int) *Result {
+func (e *Engine) errorAnswer(started time.Time, lim Limits, q *query.Query, typ outcome.Code, detail string, extra map[string]any, calls int) *Result {
 	counter := e.counter()
 	limit := lim.Tokens
 	cost := func(r *Result) int { return lim.Cost(counter.Exact(r.Blocks[0]), r.Blocks, true) }
@@ -127,7 +128,7 @@ func (e *Engine) errorAnswer(started time.Time, lim Limits, q *query.Query, typ,
 
 // errorResult writes an error answer; cuttable lists keep their first n items
 // (all when n < 0), and say so when cut.
-func errorResult(typ, detail string, extra map[string]any, meta errorMeta, n int) *Result {
+func errorResult(typ outcome.Code, detail string, extra map[string]any, meta errorMeta, n int) *Result {
 	var buf bytes.Buffer
 	field := func(k string, v any) error {
 		if buf.Len() > 1 {
@@ -184,9 +185,20 @@ func errorResult(typ, detail string, extra map[string]any, meta errorMeta, n int
 		err = field("_meta", meta)
 	}
 	buf.WriteByte('}')
-	text := buf.String()
 	if err != nil {
-		text = fmt.Sprintf(`{"type":"internal_error","detail":%q}`, err.Error())
+		return failedErrorResult(err, meta)
 	}
-	return &Result{Blocks: []string{text}, IsError: true}
+	return &Result{Blocks: []string{buf.String()}, IsError: true,
+		Report: outcome.Report{Outcome: typ, SourceCalls: meta.SourceCalls}}
+}
+
+// failedErrorResult is the answer when an error answer could not be written
+// (a value that does not marshal): an internal_error saying why.
+func failedErrorResult(err error, meta errorMeta) *Result {
+	b, _ := json.Marshal(struct {
+		Type   outcome.Code `json:"type"`
+		Detail string       `json:"detail"`
+	}{outcome.InternalError, err.Error()})
+	return &Result{Blocks: []string{string(b)}, IsError: true,
+		Report: outcome.Report{Outcome: outcome.InternalError, SourceCalls: meta.SourceCalls}}
 }

@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // failedAccount is one account of a source_error or permission_denied answer.
 type failedAccount struct {
-	AccountID         string  `json:"account_id"`
-	Platform          string  `json:"platform"`
-	Kind              string  `json:"kind"`
-	Cause             string  `json:"cause"`
-	Fix               string  `json:"fix,omitempty"`
-	RetryAfterSeconds float64 `json:"retry_after_seconds,omitempty"`
+	AccountID         string       `json:"account_id"`
+	Platform          string       `json:"platform"`
+	Kind              outcome.Code `json:"kind"`
+	Cause             string       `json:"cause"`
+	Fix               string       `json:"fix,omitempty"`
+	RetryAfterSeconds float64      `json:"retry_after_seconds,omitempty"`
 }
 
 // sourceError answers a failed source call. When the source says which
@@ -43,16 +44,16 @@ func (e *Engine) sourceError(started time.Time, limit Limits, q *query.Query, er
 			}
 		}
 	default:
-		return e.errorAnswer(started, limit, q, "source_error", err.Error(), nil, calls)
+		return e.errorAnswer(started, limit, q, outcome.SourceError, err.Error(), nil, calls)
 	}
-	typ := "source_error"
-	if many.Kind() == source.PermissionDenied {
-		typ = source.PermissionDenied
+	typ := outcome.SourceError
+	if outcome.Code(many.Kind()) == outcome.PermissionDenied {
+		typ = outcome.PermissionDenied
 	}
 	failed := make([]failedAccount, len(many.Failed))
 	var names []string
 	for i, f := range many.Failed {
-		failed[i] = failedAccount{f.AccountID, f.Platform, f.Kind, f.Cause, f.Fix, f.RetryAfter.Seconds()}
+		failed[i] = failedAccount{f.AccountID, f.Platform, outcome.Code(f.Kind), f.Cause, f.Fix, f.RetryAfter.Seconds()}
 		names = append(names, f.AccountID)
 	}
 	detail := fmt.Sprintf("%d of %d accounts could not be read (%s); no partial data is returned. Tell the user which accounts failed and what to do (see fix).",

@@ -9,6 +9,7 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -36,7 +37,7 @@ func (e *Engine) Timeout(req Request, accounts []ads.Account, started time.Time,
 	} else {
 		detail += "Ask for less: a shorter date range, fewer dimensions, a coarser time_granularity, or fewer accounts."
 	}
-	return e.errorAnswer(started, e.errorBudget(req, q), q, "timeout", detail, extra, 0)
+	return e.errorAnswer(started, e.errorBudget(req, q), q, outcome.Timeout, detail, extra, 0)
 }
 
 // narrowerQueries are cheaper versions of q: a shorter date range, without its

@@ -5,6 +5,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -17,7 +18,7 @@ func (e *Engine) tooManyAccounts(started time.Time, req Request, err *query.TooM
 	limit := e.errorBudget(req, nil)
 	extra := map[string]any{"max": err.Max, "requested": err.Requested,
 		"accounts": cutList[accountInfo]{items: accountList(accounts), noun: "accounts", more: "Call list_accounts with platform to see the others."}}
-	return e.errorAnswer(started, limit, nil, "too_many_accounts", err.Error(), extra, 0)
+	return e.errorAnswer(started, limit, nil, outcome.TooManyAccounts, err.Error(), extra, 0)
 }
 
 func (e *Engine) counter() fit.TokenCounter {

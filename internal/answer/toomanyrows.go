@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 )
@@ -29,7 +30,7 @@ func (e *Engine) tooManyRows(started time.Time, lim Limits, q *query.Query, ex *
 	} else {
 		detail += "Ask for less: a shorter date range, fewer dimensions, a coarser time_granularity, or fewer accounts."
 	}
-	return e.errorAnswer(started, lim, q, "too_many_rows", detail, extra, calls)
+	return e.errorAnswer(started, lim, q, outcome.TooManyRows, detail, extra, calls)
 }
 
 // rowBound is the row bound err ran into, if any.

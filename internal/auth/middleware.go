@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // WellKnownPath is where Protected Resource Metadata lives (RFC 9728 §3);
@@ -53,7 +54,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	sdk := sdkauth.RequireBearerToken(a.Verify, opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cw, ok := w.(*challengeWriter)
 		if !ok { // not reached: only Middleware calls sdk
-			http.Error(w, "internal error", http.StatusInternalServerError)
+			outcome.WriteHTTPError(w, http.StatusInternalServerError, outcome.HTTPError{Error: "internal error"})
 			return
 		}
 		cw.passed = true
@@ -116,7 +117,7 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 	var ref *refusal
 	switch {
 	case code == http.StatusForbidden:
-		oauthErr, reason = "insufficient_scope", errInsufficientScp.reason
+		oauthErr, reason = oauthInsufficientScope, errInsufficientScp.reason
 		if len(scopes) > 0 {
 			reason += ": the token needs " + strings.Join(scopes, " ")
 		}
@@ -124,18 +125,18 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 		// No credential at all: RFC 6750 §3.1 wants no error code then.
 		reason = "missing bearer token: send Authorization: Bearer <API key or access token>"
 	case code == http.StatusUnauthorized && errors.As(v.err, &ref):
-		oauthErr, reason = "invalid_token", ref.reason
+		oauthErr, reason = oauthInvalidToken, ref.reason
 	case code == http.StatusUnauthorized && v.err == nil:
 		// Verify accepted it, the go-sdk's own expiry check did not (the
 		// token expired in between).
-		oauthErr, reason = "invalid_token", errExpired.reason
+		oauthErr, reason = oauthInvalidToken, errExpired.reason
 	case code == http.StatusUnauthorized:
-		oauthErr, reason = "invalid_token", errInvalid.reason
+		oauthErr, reason = oauthInvalidToken, errInvalid.reason
 	default: // the JWKS could not be fetched (or the go-sdk failed)
 		a.log.WarnContext(r.Context(), "refusing a request: cannot check its bearer token", "remote", r.RemoteAddr)
 		w.Header().Set("Retry-After", "30")
-		writeJSON(w, http.StatusServiceUnavailable, "temporarily_unavailable",
-			"cannot check the token right now; retry later")
+		outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: oauthTemporarilyUnavailable,
+			Description: "cannot check the token right now; retry later"})
 		return
 	}
 	if oauthErr != "" {
@@ -147,21 +148,21 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, code int,
 	}
 	w.Header().Set("WWW-Authenticate", challenge)
 	if oauthErr == "" {
-		oauthErr = "unauthorized"
+		oauthErr = oauthUnauthorized
 	}
-	writeJSON(w, code, oauthErr, reason)
+	outcome.WriteHTTPError(w, code, outcome.HTTPError{Error: oauthErr, Description: reason})
 }
 
-func writeJSON(w http.ResponseWriter, code int, oauthErr, reason string) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(map[string]string{"error": oauthErr, "error_description": reason})
-}
+// OAuth error codes of the refusals (RFC 6750 §3.1), in the body's "error"
+// and the challenge's error=; docs/auth.md lists when each is sent.
+const (
+	oauthInvalidToken           = "invalid_token"
+	oauthInsufficientScope      = "insufficient_scope"
+	oauthTemporarilyUnavailable = "temporarily_unavailable"
+	// oauthUnauthorized is the body's code when no credential was sent: RFC
+	// 6750 wants no error= in the challenge then, but the body names one.
+	oauthUnauthorized = "unauthorized"
+)
 
 // MetadataURL is the Protected Resource Metadata URL announced in
 // WWW-Authenticate (empty without OAuth): the resource's URL with

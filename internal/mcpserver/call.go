@@ -11,19 +11,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/auth"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // runFunc answers one call. It returns an error only when ctx ended or on a
 // failure that is not the model's to fix.
-type runFunc func(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*mcp.CallToolResult, error)
+type runFunc func(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*reply, error)
 
 // timeoutFunc builds the answer for a call that ran out of time. It must not
 // touch the source.
-type timeoutFunc func(req *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult
+type timeoutFunc func(req *mcp.CallToolRequest, started time.Time) *reply
 
-type outcome struct {
-	res *mcp.CallToolResult
+// finished is what a call's work came to.
+type finished struct {
+	rep *reply
 	err error
 }
 
@@ -33,79 +36,94 @@ type outcome struct {
 // internal_error, never a crash), and a log line.
 func (s *server) guard(name string, run runFunc, onTimeout timeoutFunc) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		started := time.Now()
-		caller := clientOf(req)
-		client := caller.Name
-		p := principalOf(req.Extra)
+		c := callInfo{tool: name, req: req, caller: clientOf(req), principal: principalOf(req.Extra), started: time.Now()}
+		var rep *reply
 		defer func() {
 			// Last resort: a panic in this function itself.
 			if r := recover(); r != nil {
-				s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
-				res, err = s.internalError(started), nil
+				s.log.Error("tool call panicked", "tool", name, "client", c.caller.Name, "panic", r, "stack", string(debug.Stack()))
+				rep, err = s.internalError(c.started), nil
 			}
+			res = rep.toolResult()
 			s.labelDemo(res)
 			// One record per call: the log line, the client's log and the
 			// metrics all read it.
-			rec := record(name, client, p, started, res, err)
+			rec := record(c, rep, err)
 			s.logCall(req, rec)
 			s.clientLog(ctx, req, rec)
 			if s.cfg.Observer != nil {
 				s.cfg.Observer.ToolCall(rec)
 			}
 		}()
-		if s.cfg.Limiter != nil && p != nil {
-			release, retry, ok := s.cfg.Limiter.Acquire(p)
-			if !ok {
-				return rateLimited(retry, started), nil
-			}
-			defer release()
+		rep, err = s.call(ctx, c, run, onTimeout)
+		return rep.toolResult(), err
+	}
+}
+
+// callInfo is what guard knows of a call before its work runs.
+type callInfo struct {
+	tool      string
+	req       *mcp.CallToolRequest
+	caller    budget.Client
+	principal *auth.Principal
+	started   time.Time
+}
+
+// call runs a call's work under the principal's limits and the deadline.
+func (s *server) call(ctx context.Context, c callInfo, run runFunc, onTimeout timeoutFunc) (*reply, error) {
+	req, started, client := c.req, c.started, c.caller.Name
+	if s.cfg.Limiter != nil && c.principal != nil {
+		release, retry, ok := s.cfg.Limiter.Acquire(c.principal)
+		if !ok {
+			return rateLimited(retry, started), nil
 		}
-		cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
-		defer cancel()
-		prog := s.startProgress(cctx, req, started)
-		defer prog.stop()
-		cctx = context.WithValue(cctx, progressKey{}, prog)
-		cctx = context.WithValue(cctx, clientKey{}, caller)
-		done := make(chan outcome, 1) // buffered: a late answer never blocks its goroutine
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					s.log.Error("tool call panicked", "tool", name, "client", client, "panic", r, "stack", string(debug.Stack()))
-					done <- outcome{res: s.internalError(started)}
-				}
-			}()
-			r, err := run(cctx, req, started)
-			done <- outcome{r, err}
+		defer release()
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Deadline)
+	defer cancel()
+	prog := s.startProgress(cctx, req, started)
+	defer prog.stop()
+	cctx = context.WithValue(cctx, progressKey{}, prog)
+	cctx = context.WithValue(cctx, clientKey{}, c.caller)
+	done := make(chan finished, 1) // buffered: a late answer never blocks its goroutine
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("tool call panicked", "tool", c.tool, "client", client, "panic", r, "stack", string(debug.Stack()))
+				done <- finished{rep: s.internalError(started)}
+			}
 		}()
-		var o outcome
-		timedOut := false
+		r, err := run(cctx, req, started)
+		done <- finished{r, err}
+	}()
+	var o finished
+	timedOut := false
+	select {
+	case o = <-done:
+		timedOut = o.err != nil && cctx.Err() != nil
+	case <-cctx.Done():
+		// The source was told (cctx is cancelled); do not wait for it, but
+		// take an answer that arrived at the same instant.
 		select {
 		case o = <-done:
-			timedOut = o.err != nil && cctx.Err() != nil
-		case <-cctx.Done():
-			// The source was told (cctx is cancelled); do not wait for it, but
-			// take an answer that arrived at the same instant.
-			select {
-			case o = <-done:
-				timedOut = o.err != nil || o.res == nil
-			default:
-				timedOut = true
-			}
+			timedOut = o.err != nil || o.rep == nil
+		default:
+			timedOut = true
 		}
-		switch {
-		case ctx.Err() != nil:
-			// The client cancelled the call or went away: nobody reads an answer.
-			return nil, ctx.Err()
-		case timedOut:
-			return onTimeout(req, started), nil
-		case o.err != nil:
-			s.log.Error("tool call failed", "tool", name, "client", client, "error", o.err)
-			return s.internalError(started), nil
-		case o.res == nil:
-			return s.internalError(started), nil
-		}
-		return o.res, nil
 	}
+	switch {
+	case ctx.Err() != nil:
+		// The client cancelled the call or went away: nobody reads an answer.
+		return nil, ctx.Err()
+	case timedOut:
+		return onTimeout(req, started), nil
+	case o.err != nil:
+		s.log.Error("tool call failed", "tool", c.tool, "client", client, "error", o.err)
+		return s.internalError(started), nil
+	case o.rep == nil:
+		return s.internalError(started), nil
+	}
+	return o.rep, nil
 }
 
 func (s *server) logCall(req *mcp.CallToolRequest, rec CallRecord) {
@@ -116,14 +134,14 @@ func (s *server) logCall(req *mcp.CallToolRequest, rec CallRecord) {
 	if id := requestID(req); id != "" {
 		attrs = append(attrs, "request_id", id)
 	}
-	s.log.Info("tool call", append(attrs, "outcome", rec.Outcome)...)
+	s.log.Info("tool call", append(attrs, "outcome", string(rec.Outcome))...)
 }
 
 // rateLimited answers a call refused by the limiter: when to retry, and that
 // nothing ran.
-func rateLimited(retry time.Duration, started time.Time) *mcp.CallToolResult {
+func rateLimited(retry time.Duration, started time.Time) *reply {
 	secs := max(1, int(retry.Seconds()+0.999))
-	return errorBlock("rate_limited",
+	return errorBlock(outcome.RateLimited,
 		fmt.Sprintf("Too many calls for this API key or user right now; nothing was run. Wait %d s, then call again (fewer calls at once).", secs),
 		[]kv{{"retry_after_seconds", secs}}, baseMeta(started))
 }
@@ -142,18 +160,18 @@ func clientFrom(ctx context.Context) budget.Client {
 // error for failures of adsmcp itself. The model's answer is unaffected; this
 // is for the person watching the client's logs.
 func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, rec CallRecord) {
-	if req == nil || req.Session == nil || rec.Outcome == "cancelled" || ctx.Err() != nil {
+	if req == nil || req.Session == nil || rec.Outcome == outcome.Cancelled || ctx.Err() != nil {
 		return
 	}
 	//lint:ignore SA1019 MCP logging stays for clients on protocol versions before 2026-07-28, which still use it
 	level := mcp.LoggingLevel("debug")
 	switch rec.Outcome {
-	case "timeout", "source_error":
+	case outcome.Timeout, outcome.SourceError:
 		level = "warning"
-	case "internal_error":
+	case outcome.InternalError:
 		level = "error"
 	}
-	data := map[string]any{"tool": rec.Tool, "outcome": rec.Outcome, "elapsed_ms": rec.Elapsed.Milliseconds()}
+	data := map[string]any{"tool": rec.Tool, "outcome": string(rec.Outcome), "elapsed_ms": rec.Elapsed.Milliseconds()}
 	//lint:ignore SA1019 MCP logging stays for clients on protocol versions before 2026-07-28, which still use it
 	if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Logger: "adsmcp", Level: level, Data: data}); err != nil {
 		s.log.Debug("log notification failed", "error", err)
@@ -161,8 +179,8 @@ func (s *server) clientLog(ctx context.Context, req *mcp.CallToolRequest, rec Ca
 }
 
 // internalError is the answer to a failure of adsmcp itself.
-func (s *server) internalError(started time.Time) *mcp.CallToolResult {
-	return errorBlock("internal_error",
+func (s *server) internalError(started time.Time) *reply {
+	return errorBlock(outcome.InternalError,
 		"adsmcp failed while answering this call (the failure is logged on the server). Try the call again, or a different query; tell the user if it keeps failing.",
 		nil, baseMeta(started))
 }
@@ -197,10 +215,10 @@ func orderedJSON(members ...kv) string {
 
 // errorBlock is an isError result the model can act on: one JSON block with
 // type, detail, the specifics in order, then _meta.
-func errorBlock(typ, detail string, extra []kv, meta any) *mcp.CallToolResult {
+func errorBlock(typ outcome.Code, detail string, extra []kv, meta callMeta) *reply {
 	members := append([]kv{{"type", typ}, {"detail", detail}}, extra...)
 	members = append(members, kv{"_meta", meta})
-	return textResult(true, orderedJSON(members...))
+	return &reply{textResult(true, orderedJSON(members...)), outcome.Report{Outcome: typ, SourceCalls: meta.SourceCalls}}
 }
 
 // callMeta is the _meta of list tools and of errors built here.

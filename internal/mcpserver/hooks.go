@@ -1,12 +1,12 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // CallRecord is one finished tool call, for metrics.
@@ -16,10 +16,10 @@ type CallRecord struct {
 	// Principal and Tenant are empty over stdio.
 	Principal string
 	Tenant    string
-	// Outcome is "ok", "data_too_large", "cancelled", or the error type of an
-	// isError answer (invalid_query, too_many_accounts, timeout, source_error,
-	// permission_denied, rate_limited, internal_error).
-	Outcome string
+	// Outcome is outcome.OK, DataTooLarge, Cancelled, or the error type of
+	// an isError answer (invalid_query, too_many_accounts, timeout,
+	// source_error, permission_denied, rate_limited, internal_error, …).
+	Outcome outcome.Code
 	Elapsed time.Duration
 	// Tokens is the answer's token_estimate (0 when it has none).
 	Tokens int
@@ -40,52 +40,17 @@ type Limiter interface {
 	Acquire(p *auth.Principal) (release func(), retryAfter time.Duration, ok bool)
 }
 
-// record describes a finished call from its answer's first block: the error
-// type of an isError answer, and _meta (one JSON decode).
-func record(tool, client string, p *auth.Principal, started time.Time, res *mcp.CallToolResult, err error) CallRecord {
-	r := CallRecord{Tool: tool, Client: client, Outcome: "ok", Elapsed: time.Since(started)}
-	if p != nil {
-		r.Principal, r.Tenant = p.ID, p.Tenant
+// record describes a finished call from its reply's report (nil: the call
+// was cancelled), never from the reply's text.
+func record(c callInfo, rep *reply, err error) CallRecord {
+	r := CallRecord{Tool: c.tool, Client: c.caller.Name, Outcome: outcome.Cancelled, Elapsed: time.Since(c.started)}
+	if c.principal != nil {
+		r.Principal, r.Tenant = c.principal.ID, c.principal.Tenant
 	}
-	if err != nil || res == nil {
-		r.Outcome = "cancelled"
+	if err != nil || rep == nil {
 		return r
 	}
-	if res.IsError {
-		r.Outcome = "error"
-	}
-	if len(res.Content) == 0 {
-		return r
-	}
-	t, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		return r
-	}
-	var head struct {
-		Type string `json:"type"`
-		Meta struct {
-			Format        string `json:"format"`
-			TokenEstimate int    `json:"token_estimate"`
-			SourceCalls   int    `json:"source_calls"`
-			Optimizations []struct {
-				Type string `json:"type"`
-			} `json:"optimizations_applied"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal([]byte(t.Text), &head) != nil {
-		return r
-	}
-	if res.IsError && head.Type != "" {
-		r.Outcome = head.Type
-	}
-	m := head.Meta
-	if m.Format == "summary" && !res.IsError {
-		r.Outcome = "data_too_large"
-	}
-	r.Tokens, r.SourceCalls = m.TokenEstimate, m.SourceCalls
-	for _, o := range m.Optimizations {
-		r.Optimizations = append(r.Optimizations, o.Type)
-	}
+	r.Outcome, r.Tokens, r.SourceCalls, r.Optimizations = rep.report.Outcome, rep.report.Tokens, rep.report.SourceCalls, rep.report.Optimizations
 	return r
 }
 

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // IsLoopbackHost reports whether host — a Host header or an address, with or
@@ -35,7 +37,7 @@ func hostGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil &&
 			IsLoopbackHost(local.String()) && !IsLoopbackHost(r.Host) {
-			httpError(w, http.StatusForbidden, fmt.Sprintf("Host header %q refused: this server listens on the loopback and answers only Host localhost or a loopback address (DNS-rebinding protection); a proxy in front must pass such a Host", r.Host))
+			outcome.WriteHTTPError(w, http.StatusForbidden, outcome.HTTPError{Error: fmt.Sprintf("Host header %q refused: this server listens on the loopback and answers only Host localhost or a loopback address (DNS-rebinding protection); a proxy in front must pass such a Host", r.Host)})
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/limits"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // HTTP defaults.
@@ -194,7 +195,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.log.Warn("cross-origin request refused", "origin", r.Header.Get("Origin"), "path", r.URL.Path)
-		httpError(w, http.StatusForbidden, "cross-origin request refused: this origin is not in http.allowed_origins")
+		outcome.WriteHTTPError(w, http.StatusForbidden, outcome.HTTPError{Error: "cross-origin request refused: this origin is not in http.allowed_origins"})
 	}))
 	stream := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Logger:              s.log,
@@ -230,7 +231,7 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 		if r.Method == http.MethodPost {
 			if !h.posts.enter() {
 				w.Header().Set("Retry-After", "5")
-				httpError(w, http.StatusServiceUnavailable, "adsmcp is shutting down: retry in a few seconds")
+				outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: "adsmcp is shutting down: retry in a few seconds"})
 				return
 			}
 			defer h.posts.leave()
@@ -271,13 +272,6 @@ func (h *HTTPServer) healthz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(map[string]string{"status": status, "version": h.version})
-}
-
-// httpError writes a short JSON error body.
-func httpError(w http.ResponseWriter, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
 // Serve serves on ln until ctx ends, then shuts down gracefully: new tool

@@ -16,6 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // ListAccountsInput are the arguments of list_accounts.
@@ -39,10 +40,10 @@ func listAccountsTool(s *server) tool {
 	}
 }
 
-func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*mcp.CallToolResult, error) {
+func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, started time.Time) (*reply, error) {
 	platforms, problems := platformArgs(req.Params.Arguments)
 	if len(problems) > 0 {
-		return errorBlock("invalid_query", "The arguments have problems; fix them and call list_accounts again.",
+		return errorBlock(outcome.InvalidQuery, "The arguments have problems; fix them and call list_accounts again.",
 			[]kv{{"problems", problems}}, baseMeta(started)), nil
 	}
 	accounts, err := s.accountsFor(ctx, principalOf(req.Extra))
@@ -52,7 +53,7 @@ func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, sta
 		}
 		meta := baseMeta(started)
 		meta.SourceCalls = 1
-		return errorBlock("source_error", "Listing the accounts failed: "+err.Error(), nil, meta), nil
+		return errorBlock(outcome.SourceError, "Listing the accounts failed: "+err.Error(), nil, meta), nil
 	}
 	if len(platforms) > 0 {
 		accounts = slices.DeleteFunc(slices.Clone(accounts), func(a ads.Account) bool {
@@ -76,7 +77,7 @@ type accountsMeta struct {
 	ElapsedMS    int64  `json:"elapsed_ms"`
 }
 
-func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *mcp.CallToolResult {
+func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *reply {
 	meta := accountsMeta{Count: len(accounts), Platform: platform, SourceCalls: 1}
 	blocks := func(n int) []string {
 		meta.ElapsedMS = time.Since(started).Milliseconds()
@@ -89,7 +90,7 @@ func (s *server) accountsResult(accounts []ads.Account, platform string, b budge
 	}
 	lim := answer.LimitsOf(b)
 	out := answer.FitRows(len(accounts), lim.Tokens, blocks, func(bl []string) int { return lim.Cost(s.tokens(bl, lim.Tokens), bl, false) })
-	return textResult(false, out...)
+	return dataReply(meta.SourceCalls, out...)
 }
 
 // tokens counts blocks: the fast estimate when the text is surely within the
@@ -117,9 +118,9 @@ func accountsCSV(accounts []ads.Account) string {
 
 // listTimeout answers a list tool that ran out of time.
 func (s *server) listTimeout(what string) timeoutFunc {
-	return func(_ *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult {
+	return func(_ *mcp.CallToolRequest, started time.Time) *reply {
 		elapsed := time.Since(started).Milliseconds()
-		return errorBlock("timeout",
+		return errorBlock(outcome.Timeout,
 			fmt.Sprintf("%s did not finish within the %s deadline: the source is slow or unreachable. Try again in a minute; tell the user if it keeps failing.",
 				what, s.cfg.Deadline),
 			[]kv{{"deadline_seconds", s.cfg.Deadline.Seconds()}, {"elapsed_ms", elapsed}},

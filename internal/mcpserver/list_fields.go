@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
@@ -36,10 +37,10 @@ func listFieldsTool(s *server) tool {
 	}
 }
 
-func (s *server) listFields(_ context.Context, req *mcp.CallToolRequest, started time.Time) (*mcp.CallToolResult, error) {
+func (s *server) listFields(_ context.Context, req *mcp.CallToolRequest, started time.Time) (*reply, error) {
 	platforms, problems := platformArgs(req.Params.Arguments)
 	if len(problems) > 0 {
-		return errorBlock("invalid_query", "The arguments have problems; fix them and call list_fields again.",
+		return errorBlock(outcome.InvalidQuery, "The arguments have problems; fix them and call list_fields again.",
 			[]kv{{"problems", problems}}, baseMeta(started)), nil
 	}
 	var fields []catalog.Field
@@ -59,7 +60,7 @@ func (s *server) listFields(_ context.Context, req *mcp.CallToolRequest, started
 		}},
 		kv{"time_granularity", []string{"daily", "weekly", "monthly", "total"}},
 	)
-	return textResult(false, head, fieldsCSV(fields)), nil
+	return dataReply(meta.SourceCalls, head, fieldsCSV(fields)), nil
 }
 
 func anyPlatform(f catalog.Field, platforms []string) bool {

@@ -99,7 +99,7 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 // query runs the call through the same engine as `adsmcp query`, with the
 // client's raw arguments and name, and returns the engine's blocks as they are:
 // _meta first, then the data, each its own text block, read once.
-func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*mcp.CallToolResult, error) {
+func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*reply, error) {
 	p := principalOf(req.Extra)
 	r := engineRequest(req, p, clientFrom(ctx))
 	r.Progress = reporterFrom(ctx)
@@ -107,7 +107,7 @@ func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Tim
 	if err != nil {
 		return nil, err
 	}
-	return textResult(res.IsError, res.Blocks...), nil
+	return engineReply(res), nil
 }
 
 // engineRequest is the engine's request for a query call: the raw arguments,

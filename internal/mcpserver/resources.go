@@ -83,7 +83,7 @@ func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest)
 	}
 	res := s.accountsResult(accounts, "", budget.Resolve(client, s.cfg.BudgetOverrides, 0), time.Now())
 	var parts []string
-	for _, c := range res.Content {
+	for _, c := range res.result.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
 			parts = append(parts, t.Text)
 		}

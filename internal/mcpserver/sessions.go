@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // Session defaults.
@@ -95,7 +96,7 @@ func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opene
 			if retry, ok := rl.Allow(p); !ok {
 				secs := max(1, int(retry.Seconds()+0.999))
 				w.Header().Set("Retry-After", fmt.Sprint(secs))
-				httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many requests for this API key or user: retry in %d s", secs))
+				outcome.WriteHTTPError(w, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("too many requests for this API key or user: retry in %d s", secs)})
 				return nil, false
 			}
 		}
@@ -167,11 +168,11 @@ func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opene
 	switch refuse {
 	case "principal":
 		w.Header().Set("Retry-After", "30")
-		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("this API key or user has its maximum of %d open sessions: close one (DELETE %s with its Mcp-Session-Id) or retry later", h.perPrincipal, MCPPath))
+		outcome.WriteHTTPError(w, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("this API key or user has its maximum of %d open sessions: close one (DELETE %s with its Mcp-Session-Id) or retry later", h.perPrincipal, MCPPath)})
 		return nil, false
 	case "server":
 		w.Header().Set("Retry-After", "30")
-		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions))
+		outcome.WriteHTTPError(w, http.StatusServiceUnavailable, outcome.HTTPError{Error: fmt.Sprintf("adsmcp has its maximum of %d open sessions: retry later", h.maxSessions)})
 		return nil, false
 	}
 	return func() {
@@ -222,9 +223,9 @@ func limitMethods(lim Limiter, stateless bool) mcp.Middleware {
 // and when to retry, in the message (clients show it) and in data.
 func rateLimitedError(retry time.Duration) error {
 	secs := max(1, int(retry.Seconds()+0.999))
-	data, _ := json.Marshal(map[string]any{"type": "rate_limited", "retry_after_seconds": secs})
+	data, _ := json.Marshal(map[string]any{"type": outcome.RateLimited, "retry_after_seconds": secs})
 	return &jsonrpc.Error{Code: codeRateLimited, Data: data,
-		Message: fmt.Sprintf("rate_limited: too many requests for this API key or user right now; nothing was run. Retry in %d s (fewer at once).", secs)}
+		Message: fmt.Sprintf("%s: too many requests for this API key or user right now; nothing was run. Retry in %d s (fewer at once).", outcome.RateLimited, secs)}
 }
 
 // idleUnderPressure is opts' value or the default, never over the idle timeout.

@@ -10,9 +10,9 @@ import (
 // fits the caller's budget like every answer): how long it ran, and concrete
 // narrower queries. The account list comes from the last time the source
 // answered, so nothing here waits on it.
-func (s *server) queryTimeout(req *mcp.CallToolRequest, started time.Time) *mcp.CallToolResult {
+func (s *server) queryTimeout(req *mcp.CallToolRequest, started time.Time) *reply {
 	p := principalOf(req.Extra)
 	r := engineRequest(req, p, clientOf(req))
 	res := s.engineFor(p).Timeout(r, p.Filter(s.accounts.known()), started, s.cfg.Deadline)
-	return textResult(true, res.Blocks...)
+	return engineReply(res)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/limits"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // limitUnauthenticated wraps the authentication middleware authn (whose
@@ -80,8 +81,7 @@ func (t *tooMany) WriteHeader(int) {
 	secs := max(1, int(t.retry.Seconds()+0.999))
 	t.Header().Set("Retry-After", fmt.Sprint(secs))
 	t.Header().Set("Connection", "close")
-	httpError(t.ResponseWriter, http.StatusTooManyRequests,
-		fmt.Sprintf("too many unauthenticated requests from this address: retry in %d s with a valid API key or token", secs))
+	outcome.WriteHTTPError(t.ResponseWriter, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("too many unauthenticated requests from this address: retry in %d s with a valid API key or token", secs)})
 }
 
 func (t *tooMany) Write(p []byte) (int, error) {

@@ -11,6 +11,7 @@ package observe
 import (
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/limits"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 // Metrics are adsmcp's Prometheus metrics. Its methods are safe for
@@ -40,8 +42,13 @@ type Metrics struct {
 	buildInfo     *prometheus.GaugeVec
 
 	// Label values that come from answers: server-defined, capped anyway.
-	tools, outcomes, optTypes *labelSet
+	// Outcomes need no cap: they are a closed set (outcome.Code).
+	tools, optTypes *labelSet
 }
+
+// sourceFailures are the outcomes adsmcp_source_errors_total counts: the
+// calls a source made fail.
+var sourceFailures = []outcome.Code{outcome.SourceError, outcome.PermissionDenied, outcome.Timeout}
 
 // Histogram buckets.
 var (
@@ -108,7 +115,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Always 1; the version label says which adsmcp runs.",
 		}, []string{"version"}),
 		tools:    newLabelSet(64),
-		outcomes: newLabelSet(32),
 		optTypes: newLabelSet(64),
 	}
 	reg.MustRegister(m.toolCalls, m.duration, m.tokens, m.optimizations, m.sourceCalls,
@@ -120,8 +126,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	// Zero series for the fixed label values, so rates and alerts work before
 	// the first event.
-	for _, k := range []string{"source_error", "permission_denied", "timeout"} {
-		m.sourceErrors.WithLabelValues(k)
+	for _, k := range sourceFailures {
+		m.sourceErrors.WithLabelValues(string(k))
 	}
 	for _, r := range []string{limits.ReasonRate, limits.ReasonConcurrency} {
 		m.rateLimited.WithLabelValues(r)
@@ -135,9 +141,9 @@ var _ mcpserver.Observer = (*Metrics)(nil)
 // ToolCall records a finished tool call (mcpserver.Observer).
 func (m *Metrics) ToolCall(r mcpserver.CallRecord) {
 	tool := m.tools.label(r.Tool)
-	outcome := m.outcomes.label(r.Outcome)
-	m.toolCalls.WithLabelValues(tool, ClientLabel(r.Client), outcome).Inc()
-	m.duration.WithLabelValues(tool, outcome).Observe(r.Elapsed.Seconds())
+	result := outcomeLabel(r.Outcome)
+	m.toolCalls.WithLabelValues(tool, ClientLabel(r.Client), result).Inc()
+	m.duration.WithLabelValues(tool, result).Observe(r.Elapsed.Seconds())
 	if r.Tokens > 0 {
 		m.tokens.WithLabelValues(tool).Observe(float64(r.Tokens))
 	}
@@ -147,10 +153,18 @@ func (m *Metrics) ToolCall(r mcpserver.CallRecord) {
 	if r.SourceCalls > 0 {
 		m.sourceCalls.WithLabelValues(tool).Add(float64(r.SourceCalls))
 	}
-	switch r.Outcome {
-	case "source_error", "permission_denied", "timeout":
-		m.sourceErrors.WithLabelValues(r.Outcome).Inc()
+	if slices.Contains(sourceFailures, r.Outcome) {
+		m.sourceErrors.WithLabelValues(result).Inc()
 	}
+}
+
+// outcomeLabel is the outcome label of a call: its code, or "other" for a
+// value outside the set (which no answer carries).
+func outcomeLabel(c outcome.Code) string {
+	if !c.Valid() {
+		return "other"
+	}
+	return string(c)
 }
 
 // RateLimited counts a call the limiter refused; reason is limits.ReasonRate

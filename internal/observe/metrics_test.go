@@ -14,6 +14,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/limits"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
 func newMetrics(t *testing.T) (*Metrics, *prometheus.Registry) {
@@ -151,7 +152,7 @@ func TestLabelValuesCapped(t *testing.T) {
 	for i := range 200 {
 		m.ToolCall(mcpserver.CallRecord{Tool: "query", Outcome: "ok", Optimizations: []string{"opt_" + NewRequestID()[:8] + string(rune('a'+i%26))}})
 	}
-	m.ToolCall(mcpserver.CallRecord{Tool: "query\nnewline", Outcome: strings.Repeat("x", 100)})
+	m.ToolCall(mcpserver.CallRecord{Tool: "query\nnewline", Outcome: outcome.Code(strings.Repeat("x", 100))})
 	if n := testutil.CollectAndCount(m.optimizations); n != 65 {
 		t.Errorf("optimization series = %d, want 64 distinct types + other", n)
 	}

@@ -4,21 +4,25 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/outcome"
 )
 
-// Kinds of account failures, as the query tool reports them.
+// Kinds of account failures, as the query tool reports them
+// (failed_accounts[].kind). They are outcome codes, documented there; plain
+// strings here so that connectors assign them without conversions.
 const (
 	// PermissionDenied: the credentials cannot read the account (expired or
 	// revoked token, missing scope, no access to the account).
-	PermissionDenied = "permission_denied"
+	PermissionDenied = string(outcome.PermissionDenied)
 	// RateLimited: the platform throttled the requests; RetryAfter says when
 	// access returns, when the platform says.
-	RateLimited = "rate_limited"
+	RateLimited = string(outcome.RateLimited)
 	// Unavailable: the platform failed or did not answer in time.
-	Unavailable = "unavailable"
+	Unavailable = string(outcome.Unavailable)
 	// Rejected: the platform refused the request itself (a bad parameter, too
 	// much data asked at once).
-	Rejected = "rejected"
+	Rejected = string(outcome.Rejected)
 )
 
 // AccountError is why one account could not be read. Its text names the
