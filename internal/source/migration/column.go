@@ -50,7 +50,6 @@ func (d Dialect) addColumn(c Column) (string, error) {
 
 // FactColumns returns the fact measure columns the code declares, which
 // Migrate's final step adds wherever facts lacks them; every warehouse
-// passes it. Version 1's DDL holds every fact column there is so far, so
-// the list is empty until the catalog declares the columns of new metrics
-// (issue 15 wires the catalog's list in here).
-var FactColumns = func() []Column { return nil }
+// passes it. They are the catalog's (catalogColumns); a variable so that a
+// test can declare a column of its own (migrationtest.Declare).
+var FactColumns = catalogColumns

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
@@ -310,5 +311,25 @@ func TestMigrateIfBehind(t *testing.T) {
 	mustExec(t, db, `INSERT INTO adsmcp_schema (version) VALUES (9)`)
 	if _, err := MigrateIfBehind(ctx, SQL(db), testSchema, nil); !errors.Is(err, ErrNewer) {
 		t.Errorf("newer: %v", err)
+	}
+}
+
+// The declared columns are the catalog's, each with a type in every dialect:
+// a catalog metric whose column a warehouse lacks gets it from the final step.
+func TestFactColumnsAreTheCatalogs(t *testing.T) {
+	cols := FactColumns()
+	want := catalog.FactColumns()
+	if len(cols) != len(want) {
+		t.Fatalf("declared %d fact columns, the catalog has %d", len(cols), len(want))
+	}
+	for i, c := range cols {
+		if c.Name != want[i].Name || !c.Nullable {
+			t.Errorf("column %d: %+v, want %s, nullable", i, c, want[i].Name)
+		}
+		for _, d := range []Dialect{DuckDB, Postgres, ClickHouse} {
+			if _, err := d.addColumn(c); err != nil {
+				t.Errorf("%s: %v", d.Name, err)
+			}
+		}
 	}
 }
