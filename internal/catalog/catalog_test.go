@@ -15,7 +15,7 @@ var (
 	specDimensions = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
 		"campaign_name", "campaign_objective", "campaign_status", "adset_id", "adset_name", "ad_id",
 		"ad_name", "country", "device", "publisher_platform"}
-	specAdditive    = []string{"spend", "impressions", "clicks", "link_clicks", "conversions", "conversion_value", "video_views"}
+	specAdditive    = []string{"spend", "impressions", "clicks", "link_clicks", "conversions", "conversion_value", "video_views", "video_views_p100"}
 	specNonAdditive = []string{"reach", "frequency"}
 	// specRatios: name → numerator, denominator, scale.
 	specRatios = map[string]struct {

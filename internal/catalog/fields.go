@@ -89,6 +89,13 @@ var fields = []Field{
 		google(GoogleFetch{Field: "metrics.video_trueview_views", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("3-second video plays", "video plays"), ES: names("reproducciones de video de 3 segundos")}).
 		export(ExportGoogle, Export{EN: names("views", "video views"), ES: names("visualizaciones", "reproducciones")}),
+	// Google Ads reports only the share of impressions watched to the end
+	// (metrics.video_quartile_p100_rate), not a count: not reported there.
+	sum("video_views_p100", "Video views at 100%", "Times a video was played to the end (100% of its length); replays are not counted.", Count, []string{MetaAds, TikTokAds},
+		"video_p100_watched", "video_plays_at_100", "completed_views", "video_completions").
+		stored(VideoViewsP100, "video_views_p100", Integer).
+		meta(MetaFetch{Field: "video_p100_watched_actions", Action: "video_view"}).
+		export(ExportMeta, Export{EN: names("video plays at 100%"), ES: names("reproducciones de video al 100%")}),
 
 	// Ratio metrics: always recomputed from summed parts.
 	ratio("ctr", "CTR", "Click-through rate: clicks / impressions × 100.", Percent, "clicks", "impressions", 100, all,

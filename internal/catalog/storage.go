@@ -18,6 +18,7 @@ const (
 	Conversions
 	ConversionValue
 	VideoViews
+	VideoViewsP100
 	// NumMeasures is how many measures a fact row holds.
 	NumMeasures
 )

@@ -191,7 +191,18 @@ func (g *accountGen) row(r *rand.Rand, c *campaignPlan, spend float64, dev int, 
 	if perf.views > 0 {
 		m[catalog.VideoViews] = float64(stochRound(r, float64(imps)*perf.views))
 	}
+	g.completions(m)
 	return f
+}
+
+// completions sets the views watched to the end from the video views, on the
+// platforms that report them (NotReported elsewhere). It draws no random
+// number, so adding it left every other demo figure as it was.
+func (g *accountGen) completions(m *[catalog.NumMeasures]float64) {
+	m[catalog.VideoViewsP100] = NotReported
+	if g.reports[catalog.VideoViewsP100] {
+		m[catalog.VideoViewsP100] = math.Floor(m[catalog.VideoViews] * videoCompletion[g.a.spec.Platform])
+	}
 }
 
 // reportedMeasures says which measures a platform reports: those whose metric
@@ -237,6 +248,7 @@ func (g *accountGen) artifacts(d, start int) {
 		if spec.Platform != googleAds {
 			m[catalog.VideoViews] = float64(stochRound(r, float64(imps)*0.1))
 		}
+		g.completions(m)
 		g.batch = append(g.batch, f)
 	}
 }

@@ -36,6 +36,10 @@ var profiles = map[string]map[string]profile{
 	},
 }
 
+// videoCompletion is the share of video views watched to the end
+// (video_views_p100 / video_views), by platform; Google reports no count of it.
+var videoCompletion = map[string]float64{metaAds: 0.14, tiktokAds: 0.09}
+
 // publisher is where an ad runs, with its device mix (mobile, desktop, tablet).
 type publisher struct {
 	name    string

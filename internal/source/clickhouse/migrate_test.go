@@ -80,6 +80,10 @@ func openForTest(t *testing.T, dsn string) (*Source, error) {
 func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	ctx := context.Background()
 	dsn, c := legacyWarehouse(t)
+	// Version 1's layout serves as long as the code declares no fact column
+	// it lacks; the catalog's newer columns (video_views_p100) are the case of
+	// TestDeclaredFactColumnIsAdded.
+	migrationtest.Declare(t)
 	old, err := openForTest(t, dsn)
 	if err != nil {
 		t.Fatalf("open the old layout: %v", err)
@@ -98,7 +102,7 @@ func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sourcetest.Run(t, old, migrated, duckdbtest.Now())
+	sourcetest.RunWithout(t, old, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
 	if res, err := Migrate(ctx, dsn); err != nil || res.Changed() {
 		t.Errorf("second migrate: %+v, %v", res, err)
 	}

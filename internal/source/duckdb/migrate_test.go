@@ -95,6 +95,10 @@ func TestLegacyWarehouseIsMigratedOnOpen(t *testing.T) {
 	want := answers(t, openTestSource(t))
 	path := legacyWarehouse(t)
 	sum := warehouseChecksumAt(t, path)
+	// Version 1's layout serves as long as the code declares no fact column
+	// it lacks; the catalog's newer columns (video_views_p100) are the case of
+	// TestDeclaredFactColumnIsAdded and TestCatalogColumnsAreAdded.
+	migrationtest.Declare(t)
 
 	release := holdOpen(t, path)
 	src, err := Open(ctx, path, Options{NoDemoFill: true})
@@ -174,6 +178,38 @@ func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	defer src.Close()
 	if got := answers(t, src); got != want {
 		t.Errorf("answers after adding the column differ")
+	}
+}
+
+// The catalog's own columns, with no test declaring any: a warehouse written
+// before video_views_p100 existed is refused by a read-only open naming
+// adsmcp migrate, and the next open that can write adds the column (NULL in
+// the rows already there: they were written without it), after which the
+// metric answers — empty for those rows — and every other answer is the same.
+func TestCatalogColumnsAreAdded(t *testing.T) {
+	ctx := context.Background()
+	want := answers(t, openTestSource(t))
+	path := legacyWarehouse(t)
+
+	release := holdOpen(t, path)
+	if _, err := Open(ctx, path, Options{NoDemoFill: true}); !errors.Is(err, migration.ErrBehind) ||
+		!strings.Contains(err.Error(), "video_views_p100") || !strings.Contains(err.Error(), "adsmcp migrate --db "+path) {
+		t.Errorf("read-only open of a warehouse without video_views_p100: %v", err)
+	}
+	release()
+
+	src, err := Open(ctx, path, Options{NoDemoFill: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if got := answers(t, src); got != want {
+		t.Errorf("answers after adding the catalog's columns differ:\n%s\nwant\n%s", got, want)
+	}
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	defer db.Close()
+	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE video_views_p100 IS NOT NULL`); n != 0 {
+		t.Errorf("%d old rows with video_views_p100", n)
 	}
 }
 

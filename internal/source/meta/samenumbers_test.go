@@ -29,6 +29,8 @@ var sameNumbersQueries = []string{
 	`{"metrics":["spend","impressions","ctr"],"dimensions":["device","publisher_platform"],"platforms":["meta_ads"],"date_preset":"last_30d"}`,
 	// ad level, daily
 	`{"metrics":["spend","video_views"],"dimensions":["adset_name","ad_name"],"account_ids":["act_1015823746512093"],"time_granularity":"daily","date_preset":"last_7d"}`,
+	// a metric from a list of actions other than "actions"
+	`{"metrics":["video_views","video_views_p100"],"dimensions":["campaign_name"],"platforms":["meta_ads"],"time_granularity":"weekly","date_preset":"last_30d"}`,
 	// campaign objective and status (from /campaigns) with a text filter
 	`{"metrics":["spend","conversions"],"dimensions":["campaign_objective","campaign_status"],"platforms":["meta_ads"],"date_preset":"last_90d","filters":[{"field":"campaign_status","operator":"NOT_EQUALS","value":"archived"}]}`,
 	// a filter on a finer level than the dimensions

@@ -87,6 +87,10 @@ func openSource(t *testing.T, dsn string) (*postgres.Source, error) {
 func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	ctx := context.Background()
 	dsn, pool := legacyWarehouse(t)
+	// Version 1's layout serves as long as the code declares no fact column
+	// it lacks; the catalog's newer columns (video_views_p100) are the case of
+	// TestDeclaredFactColumnIsAdded and TestCatalogColumnsAreAdded.
+	migrationtest.Declare(t)
 	old, err := openSource(t, dsn)
 	if err != nil {
 		t.Fatalf("open the old layout: %v", err)
@@ -105,7 +109,7 @@ func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sourcetest.Run(t, old, migrated, duckdbtest.Now())
+	sourcetest.RunWithout(t, old, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
 	if res, err := postgres.Migrate(ctx, pool); err != nil || res.Changed() {
 		t.Errorf("second migrate: %+v, %v", res, err)
 	}

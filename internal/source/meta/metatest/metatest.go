@@ -436,7 +436,7 @@ var (
 	insightsFields = map[string]bool{"account_id": true, "account_name": true, "account_currency": true,
 		"campaign_id": true, "campaign_name": true, "adset_id": true, "adset_name": true, "ad_id": true, "ad_name": true,
 		"objective": true, "spend": true, "impressions": true, "clicks": true, "inline_link_clicks": true,
-		"actions": true, "action_values": true, "reach": true, "date_start": true, "date_stop": true}
+		"actions": true, "action_values": true, "video_p100_watched_actions": true, "reach": true, "date_start": true, "date_stop": true}
 	breakdownNames = map[string]bool{"country": true, "impression_device": true, "device_platform": true, "publisher_platform": true}
 	levels         = map[string]bool{"account": true, "campaign": true, "adset": true, "ad": true}
 )

@@ -3,8 +3,10 @@
 package migrationtest
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
@@ -23,4 +25,22 @@ func Declare(t testing.TB, cols ...migration.Column) {
 	old := migration.FactColumns
 	migration.FactColumns = func() []migration.Column { return cols }
 	t.Cleanup(func() { migration.FactColumns = old })
+}
+
+// version1Measures are the facts table's measure columns in version 1's
+// layout, frozen with it.
+var version1Measures = []string{"spend_micros", "impressions", "clicks", "link_clicks",
+	"conversions", "conversion_value_micros", "video_views"}
+
+// MetricsAfterVersion1 are the catalog's metrics whose fact column version
+// 1's layout lacks: what a warehouse from before them cannot answer until it
+// is migrated.
+func MetricsAfterVersion1() []string {
+	var out []string
+	for _, c := range catalog.FactColumns() {
+		if !slices.Contains(version1Measures, c.Name) {
+			out = append(out, c.Metric)
+		}
+	}
+	return out
 }
