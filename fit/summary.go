@@ -557,7 +557,7 @@ func amountKey(metric string) string {
 	return metric
 }
 
-// MarshalJSON writes the dimension as in PRODUCT.md §4:
+// MarshalJSON writes the dimension as in docs/contract.md §4:
 // {"field","unique_count","top_values","first"?,"last"?,"top_by_<metric>"?}, the
 // amounts of top_by_<metric> under the metric's name; an empty top_by_<metric> is
 // left out (no main metric, or none asked for).

@@ -120,7 +120,7 @@ type sdkReport struct {
 	}
 }
 
-// The budgets of PRODUCT.md §7, and what responses are fitted to (Claude clients
+// The budgets of docs/contract.md §7, and what responses are fitted to (Claude clients
 // keep a 15% margin for their tokenizer).
 var clientBudgets = []struct {
 	name, source    string

@@ -1,5 +1,5 @@
 // Package budget decides how much of a response each client keeps: the
-// per-client profiles of PRODUCT.md §7 in one place (tokens, and for clients
+// per-client profiles of docs/contract.md §7 in one place (tokens, and for clients
 // that cut tool output by size, bytes and lines; the characters of an error
 // they keep), chosen by clientInfo.name and clientInfo.version, overridable by
 // configuration and lowered (never raised) by the query's token_budget
@@ -70,7 +70,7 @@ type Profile struct {
 	Why string
 }
 
-// Profiles is the table of PRODUCT.md §7 and docs/clients.md, most specific
+// Profiles is the table of docs/contract.md §7 and docs/clients.md, most specific
 // first: the first profile whose name and version match is the client's.
 var Profiles = []Profile{
 	{Names: []string{"claude-code"}, MinVersion: "2.1.97", Tokens: 80000, Bytes: 190000, ErrorChars: 10000, Claude: true,

@@ -9,7 +9,7 @@ import (
 	"unicode"
 )
 
-// Spec lists from PRODUCT.md §3, hard-coded so that a catalog edit that drops or
+// Spec lists from docs/contract.md §3, hard-coded so that a catalog edit that drops or
 // renames a field the contract promises fails here.
 var (
 	specDimensions = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
@@ -46,10 +46,10 @@ func TestSpecFieldListsPresent(t *testing.T) {
 	dims := slices.Clone(specDimensions)
 	sort.Strings(dims)
 	if got := Names(Dimension); !slices.Equal(got, dims) {
-		t.Errorf("dimensions = %v\nPRODUCT.md §3 lists %v", got, dims)
+		t.Errorf("dimensions = %v\ndocs/contract.md §3 lists %v", got, dims)
 	}
 	if got, want := Names(Metric), specMetrics(); !slices.Equal(got, want) {
-		t.Errorf("metrics = %v\nPRODUCT.md §3 lists %v", got, want)
+		t.Errorf("metrics = %v\ndocs/contract.md §3 lists %v", got, want)
 	}
 	for _, m := range specAdditive {
 		if f := MustLookup(m); f.Aggregation != Sum {

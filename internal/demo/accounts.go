@@ -40,7 +40,7 @@ type accountSpec struct {
 	closed bool
 }
 
-// accountSpecs: Meta 6, Google 5, TikTok 3 (PRODUCT.md §9). 14 > the 10-account
+// accountSpecs: Meta 6, Google 5, TikTok 3 (docs/contract.md §9). 14 > the 10-account
 // guardrail, so "all accounts" must be narrowed.
 var accountSpecs = []accountSpec{
 	// Meta: act_ + 16 digits.

@@ -1,4 +1,4 @@
-// Package demo generates adsmcp's deterministic demo dataset (PRODUCT.md §9): 14
+// Package demo generates adsmcp's deterministic demo dataset (docs/contract.md §9): 14
 // synthetic ad accounts on Meta, Google and TikTok (and replicas of them above
 // Scale 1, for benchmarks) with two years of daily facts at the finest level (date ×
 // ad × country × device), and stored reach per level and grain. It knows nothing of

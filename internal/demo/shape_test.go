@@ -73,7 +73,7 @@ func allDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// TestFacts checks every fact of the small dataset against the rules of PRODUCT.md §9.
+// TestFacts checks every fact of the small dataset against the rules of docs/contract.md §9.
 func TestFacts(t *testing.T) {
 	s := generate(t, small)
 	first, last := anchor.AddDate(0, 0, -small.Days), anchor.AddDate(0, 0, -1)

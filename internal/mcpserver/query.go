@@ -16,7 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
-// QueryInput documents the query tool's arguments (PRODUCT.md §4) for its JSON
+// QueryInput documents the query tool's arguments (docs/contract.md §4) for its JSON
 // schema. The handler does not decode into it: it hands the client's raw
 // arguments to the same parser as `adsmcp query`, which forgives more than this
 // schema states (aliases, synonyms, time fields as dimensions) and explains

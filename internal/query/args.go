@@ -18,7 +18,7 @@ import (
 	"strings"
 )
 
-// Args are the arguments of the query tool, exactly as PRODUCT.md §4 lists them.
+// Args are the arguments of the query tool, exactly as docs/contract.md §4 lists them.
 // Its JSON form is both what clients send and what _meta and re-query suggestions
 // return, so a normalized query can be run again as is.
 type Args struct {

@@ -178,7 +178,7 @@ var presetCases = []struct {
 
 func TestResolvePreset(t *testing.T) {
 	if len(Presets) != 14 {
-		t.Fatalf("%d presets, PRODUCT.md §4 lists 14", len(Presets))
+		t.Fatalf("%d presets, docs/contract.md §4 lists 14", len(Presets))
 	}
 	spec := []string{"today", "yesterday", "last_7d", "last_14d", "last_30d", "last_90d", "this_week",
 		"last_week", "this_month", "last_month", "this_quarter", "last_quarter", "this_year", "last_year"}
