@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -59,19 +57,12 @@ func (h *HTTPServer) cancelOnDisconnect(next http.Handler) http.Handler {
 // body back for the SDK. Bodies over the size limit are left to the SDK, which
 // refuses them.
 func (h *HTTPServer) toolCallID(r *http.Request) json.RawMessage {
-	head, err := io.ReadAll(io.LimitReader(r.Body, h.maxBytes+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
-	if err != nil || int64(len(head)) > h.maxBytes {
+	head, ok := h.peekBody(r)
+	if !ok {
 		return nil
 	}
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(head, &msg) != nil || msg.Method != "tools/call" || len(msg.ID) == 0 || string(msg.ID) == "null" {
+	msg, ok := readRPC(head)
+	if !ok || msg.Method != "tools/call" || len(msg.ID) == 0 || string(msg.ID) == "null" {
 		return nil
 	}
 	return msg.ID

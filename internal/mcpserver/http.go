@@ -238,7 +238,7 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 				defer h.book.use(sid)()
 			} else if !h.stateless {
-				opened, ok := h.admitSession(w, r)
+				opened, ok := h.admitSession(w, r, h.opensSession(r))
 				if !ok {
 					return
 				}

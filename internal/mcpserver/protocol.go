@@ -1,12 +1,10 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 
@@ -70,12 +68,8 @@ func (h *HTTPServer) checkProtocol(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		head, err := io.ReadAll(io.LimitReader(r.Body, h.maxBytes+1))
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
-		if err != nil || int64(len(head)) > h.maxBytes {
+		head, ok := h.peekBody(r)
+		if !ok {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -90,12 +84,8 @@ func (h *HTTPServer) checkProtocol(next http.Handler) http.Handler {
 // protocolError is the error the request in body deserves before the SDK sees
 // it, with the request's id; nil to let it through.
 func (h *HTTPServer) protocolError(r *http.Request, body []byte) (*jsonrpc.Error, json.RawMessage) {
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil || len(msg.ID) == 0 || string(msg.ID) == "null" {
+	msg, ok := readRPC(body)
+	if !ok || len(msg.ID) == 0 || string(msg.ID) == "null" {
 		return nil, nil // not a single call: notifications, responses, batches, bad JSON
 	}
 	// Stateless: the SDK needs no initialize. A session id: the SDK keeps a

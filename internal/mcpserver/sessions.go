@@ -82,12 +82,13 @@ func principalOfRequest(r *http.Request) *auth.Principal {
 	return auth.FromTokenInfo(sdkauth.TokenInfoFromContext(r.Context()))
 }
 
-// admitSession decides a POST that opens a session: initialize spends a rate
-// token of the principal, and the principal's and the server's session caps
-// hold, after closing sessions idle for idleUnderPressure if that makes room.
+// admitSession decides a POST without a session id: it spends a rate token of
+// the principal, and when it opens a session (opens: an initialize), the
+// principal's and the server's session caps hold, after closing sessions idle
+// for idleUnderPressure if that makes room.
 // When it refuses, it has written the answer; otherwise opened must be called
 // once the request is served, to book the new session.
-func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opened func(), ok bool) {
+func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request, opens bool) (opened func(), ok bool) {
 	p := principalOfRequest(r)
 	key := ""
 	if p != nil {
@@ -100,6 +101,9 @@ func (h *HTTPServer) admitSession(w http.ResponseWriter, r *http.Request) (opene
 				return nil, false
 			}
 		}
+	}
+	if !opens {
+		return func() {}, true
 	}
 	b := h.book
 	b.mu.Lock()

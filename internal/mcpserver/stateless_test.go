@@ -61,6 +61,29 @@ func TestMaxSessions(t *testing.T) {
 	}
 }
 
+// server/discover, which the go-sdk client sends before initialize, opens no
+// session: it is answered at the session cap, and it takes no place under it,
+// so the initialize that follows it is admitted (it was refused when the
+// discover's place was still booked: TestMaxSessions failed about one run in
+// eight).
+func TestDiscoverTakesNoSessionPlace(t *testing.T) {
+	url := startHTTP(t, testConfig(t), HTTPOptions{MaxSessions: 1})
+	first := connectHTTP(t, url, "claude-ai")
+	const discover = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`
+	if resp, body := post(t, url, nil, discover); resp.StatusCode == http.StatusServiceUnavailable || strings.Contains(body, "maximum of") {
+		t.Errorf("server/discover at the session cap: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, url, nil, initialize); resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 1 open sessions") {
+		t.Errorf("initialize at the session cap: %d %s", resp.StatusCode, body)
+	}
+	if res := call(t, first, "list_fields", `{}`); res.IsError {
+		t.Error("the open session stopped working")
+	}
+	for range 20 { // each connect sends server/discover, then initialize
+		connectHTTP(t, startHTTP(t, testConfig(t), HTTPOptions{MaxSessions: 1}), "claude-ai")
+	}
+}
+
 // fakeLimiter refuses every call after the first n.
 type fakeLimiter struct {
 	n, active int
