@@ -1,0 +1,130 @@
+package catalog
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the tables generated from the catalog in docs/fields.md")
+
+const (
+	fieldsDoc   = "../../docs/fields.md"
+	tablesBegin = "<!-- generated from internal/catalog by `go test ./internal/catalog -update`; edit fields.go, not these tables -->"
+	tablesEnd   = "<!-- end of generated tables -->"
+)
+
+// fieldTables are the markdown tables of every metric and how each platform
+// gives it, from the catalog.
+func fieldTables() string {
+	var b strings.Builder
+	b.WriteString("| metric | aggregation | unit | stored as | Meta Ads API | Google Ads API | Meta Ads export | Google Ads export | not reported by |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	for _, f := range Fields() {
+		if !f.IsMetric() {
+			continue
+		}
+		b.WriteString("| `" + f.Name + "` | " + aggregationOf(f) + " | " + string(f.Unit) + " | " + storedAs(f) + " | " +
+			metaOf(f) + " | " + googleOf(f) + " | " + exportOf(f, ExportMeta) + " | " + exportOf(f, ExportGoogle) + " | " +
+			notReported(f) + " |\n")
+	}
+	return b.String()
+}
+
+func aggregationOf(f Field) string {
+	switch {
+	case f.Aggregation == Ratio:
+		s := fmt.Sprintf("ratio: `%s` / `%s`", f.Numerator, f.Denominator)
+		if f.Scale != 1 {
+			s += fmt.Sprintf(" × %g", f.Scale)
+		}
+		return s
+	case f.Distinct != "":
+		return "distinct people, read at the grain asked, never summed"
+	case f.Aggregation == NonAdditive:
+		return fmt.Sprintf("`%s` / `%s` at the grain asked", f.Numerator, f.Denominator)
+	}
+	return string(f.Aggregation)
+}
+
+func storedAs(f Field) string {
+	switch {
+	case f.Storage != nil:
+		return "`facts." + f.Storage.Column + "` (" + string(f.Storage.Kind) + ")"
+	case f.Distinct != "":
+		return "`reach." + f.Distinct + "` per object and grain"
+	}
+	return "computed"
+}
+
+func metaOf(f Field) string {
+	switch m := f.Meta; {
+	case m == nil:
+		return "–"
+	case m.Conversions:
+		return "`" + m.Field + "` of the configured conversion action types"
+	case m.Action != "":
+		return "`" + m.Field + "` action `" + m.Action + "`"
+	default:
+		return "`" + m.Field + "`"
+	}
+}
+
+func googleOf(f Field) string {
+	if f.Google == nil {
+		return "–"
+	}
+	return "`" + f.Google.Field + "`"
+}
+
+func exportOf(f Field, platform string) string {
+	e, ok := f.Exports[platform]
+	if !ok {
+		return "–"
+	}
+	quote := func(ns []string) string { return "*" + strings.Join(ns, "*, *") + "*" }
+	s := quote(e.EN)
+	if len(e.ES) > 0 {
+		s += " (es: " + quote(e.ES) + ")"
+	}
+	return s
+}
+
+func notReported(f Field) string {
+	var out []string
+	for _, p := range AllPlatforms {
+		if !f.HasPlatform(p) {
+			out = append(out, "`"+p+"`")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// TestFieldsDocIsTheCatalog: docs/fields.md's tables are the ones generated
+// from the catalog, so a metric added there is documented, with how every
+// platform gives it, without editing a page by hand.
+func TestFieldsDocIsTheCatalog(t *testing.T) {
+	raw, err := os.ReadFile(fieldsDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	before, rest, ok1 := strings.Cut(doc, tablesBegin+"\n")
+	current, after, ok2 := strings.Cut(rest, tablesEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no generated tables between %q and %q", fieldsDoc, tablesBegin, tablesEnd)
+	}
+	want := fieldTables()
+	if current == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(fieldsDoc, []byte(before+tablesBegin+"\n"+want+tablesEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is out of date: run go test ./internal/catalog -update. Want:\n%s", fieldsDoc, want)
+}
