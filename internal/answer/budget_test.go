@@ -10,6 +10,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
@@ -218,7 +219,7 @@ func TestErrorsFit(t *testing.T) {
 	// A source error echoes the query, and its suggestion repeats it.
 	src := duckdbtest.Open(t)
 	for _, f := range []failingSource{
-		{Source: src, bad: map[string]string{"act_4409187263550918": "permission_denied"}},
+		{Source: src, bad: map[string]outcome.Code{"act_4409187263550918": "permission_denied"}},
 		{Source: src, text: errors.New("binder error: " + strings.Repeat("campaign_name IN ('Spring Promo Campaign') ", 3000))},
 	} {
 		fe := &Engine{Source: f, Now: duckdbtest.Now}

@@ -47,13 +47,13 @@ func (e *Engine) sourceError(started time.Time, limit Limits, q *query.Query, er
 		return e.errorAnswer(started, limit, q, outcome.SourceError, err.Error(), nil, calls)
 	}
 	typ := outcome.SourceError
-	if outcome.Code(many.Kind()) == outcome.PermissionDenied {
+	if many.Kind() == outcome.PermissionDenied {
 		typ = outcome.PermissionDenied
 	}
 	failed := make([]failedAccount, len(many.Failed))
 	var names []string
 	for i, f := range many.Failed {
-		failed[i] = failedAccount{f.AccountID, f.Platform, outcome.Code(f.Kind), f.Cause, f.Fix, f.RetryAfter.Seconds()}
+		failed[i] = failedAccount{f.AccountID, f.Platform, f.Kind, f.Cause, f.Fix, f.RetryAfter.Seconds()}
 		names = append(names, f.AccountID)
 	}
 	detail := fmt.Sprintf("%d of %d accounts could not be read (%s); no partial data is returned. Tell the user which accounts failed and what to do (see fix).",

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
@@ -18,8 +19,8 @@ import (
 // way the live source does.
 type failingSource struct {
 	source.Source
-	bad  map[string]string // account → kind
-	text error             // a plain error instead
+	bad  map[string]outcome.Code // account → kind
+	text error                   // a plain error instead
 }
 
 func (f failingSource) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
@@ -58,8 +59,8 @@ type errorBody struct {
 func TestFailedAccountsAnswer(t *testing.T) {
 	wh := duckdbtest.Open(t)
 	const args = `{"metrics":["spend"],"dimensions":["account_name"],"platforms":["meta_ads"],"date_preset":"last_7d"}`
-	for _, kind := range []string{source.PermissionDenied, source.RateLimited} {
-		e := &Engine{Source: failingSource{Source: wh, bad: map[string]string{"act_1015823746512093": kind}}, Now: duckdbtest.Now}
+	for _, kind := range []outcome.Code{source.PermissionDenied, source.RateLimited} {
+		e := &Engine{Source: failingSource{Source: wh, bad: map[string]outcome.Code{"act_1015823746512093": kind}}, Now: duckdbtest.Now}
 		res := ask(t, e, "", 0, args)
 		var body errorBody
 		if !res.IsError || json.Unmarshal([]byte(res.Blocks[0]), &body) != nil {
@@ -68,7 +69,7 @@ func TestFailedAccountsAnswer(t *testing.T) {
 		var raw map[string]json.RawMessage
 		json.Unmarshal([]byte(res.Blocks[0]), &raw)
 		json.Unmarshal(raw["failed_accounts"], &body.Failed)
-		want := map[string]string{source.PermissionDenied: "permission_denied", source.RateLimited: "source_error"}[kind]
+		want := map[outcome.Code]string{source.PermissionDenied: "permission_denied", source.RateLimited: "source_error"}[kind]
 		if body.Type != want || len(body.Failed) != 1 || body.Failed[0]["account_id"] != "act_1015823746512093" ||
 			body.Failed[0]["fix"] == nil || body.Failed[0]["retry_after_seconds"] != 90.0 || !strings.Contains(body.Detail, "1 of 6 accounts") {
 			t.Errorf("%s: %s", kind, res.Blocks[0])

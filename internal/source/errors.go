@@ -9,20 +9,20 @@ import (
 )
 
 // Kinds of account failures, as the query tool reports them
-// (failed_accounts[].kind). They are outcome codes, documented there; plain
-// strings here so that connectors assign them without conversions.
+// (failed_accounts[].kind): outcome codes, documented there, so that a
+// connector cannot invent a kind the client does not know.
 const (
 	// PermissionDenied: the credentials cannot read the account (expired or
 	// revoked token, missing scope, no access to the account).
-	PermissionDenied = string(outcome.PermissionDenied)
+	PermissionDenied = outcome.PermissionDenied
 	// RateLimited: the platform throttled the requests; RetryAfter says when
 	// access returns, when the platform says.
-	RateLimited = string(outcome.RateLimited)
+	RateLimited = outcome.RateLimited
 	// Unavailable: the platform failed or did not answer in time.
-	Unavailable = string(outcome.Unavailable)
+	Unavailable = outcome.Unavailable
 	// Rejected: the platform refused the request itself (a bad parameter, too
 	// much data asked at once).
-	Rejected = string(outcome.Rejected)
+	Rejected = outcome.Rejected
 )
 
 // AccountError is why one account could not be read. Its text names the
@@ -31,7 +31,7 @@ type AccountError struct {
 	AccountID string
 	Platform  string
 	// Kind is one of PermissionDenied, RateLimited, Unavailable, Rejected.
-	Kind string
+	Kind outcome.Code
 	// Cause is what the platform said, without secrets.
 	Cause string
 	// Fix is what the user can do: re-authorize, grant a scope, retry later.
@@ -71,7 +71,7 @@ func (e *AccountsError) Error() string {
 
 // Kind is PermissionDenied when every failure is one, else the kind all share,
 // else Unavailable.
-func (e *AccountsError) Kind() string {
+func (e *AccountsError) Kind() outcome.Code {
 	if len(e.Failed) == 0 {
 		return Unavailable
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 )
@@ -223,7 +224,7 @@ func (e *tokenError) Unwrap() error { return e.Err }
 
 // description is what a failure means for the user.
 type description struct {
-	kind       string
+	kind       outcome.Code
 	cause, fix string
 	retryAfter time.Duration
 	// retry: the same request may succeed later.

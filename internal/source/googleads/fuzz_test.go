@@ -161,7 +161,7 @@ func TestDescribe(t *testing.T) {
 		{&streamError{msg: "x"}, "unavailable", "retry", true, 0},
 	} {
 		d := describe(tc.err)
-		if d.kind != tc.kind || !strings.Contains(d.fix, tc.fix) || d.retry != tc.retry || d.retryAfter != tc.retryAfter {
+		if string(d.kind) != tc.kind || !strings.Contains(d.fix, tc.fix) || d.retry != tc.retry || d.retryAfter != tc.retryAfter {
 			t.Errorf("%v: got %+v", tc.err, d)
 		}
 	}

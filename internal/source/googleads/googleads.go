@@ -31,6 +31,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/apiclient"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -408,7 +409,7 @@ func (c *Connector) listError(ctx context.Context, what string, err error, accou
 // and what to do.
 type listingError struct {
 	msg        string
-	kind       string
+	kind       outcome.Code
 	retryAfter time.Duration
 	err        error
 }
@@ -417,7 +418,7 @@ func (e *listingError) Error() string { return e.msg }
 func (e *listingError) Unwrap() error { return e.err }
 
 // Kind is one of source.PermissionDenied, RateLimited, Unavailable, Rejected.
-func (e *listingError) Kind() string { return e.kind }
+func (e *listingError) Kind() outcome.Code { return e.kind }
 
 // accountError turns a request's failure into the account's error.
 func (c *Connector) accountError(accountID string, err error) *source.AccountError {

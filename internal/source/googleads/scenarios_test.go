@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -48,7 +49,7 @@ func TestScenarios(t *testing.T) {
 			}
 		}
 	}
-	failsWith := func(kind string, accounts int, texts ...string) check {
+	failsWith := func(kind outcome.Code, accounts int, texts ...string) check {
 		return func(t *testing.T, h *harness, csv string, err error, calls int) {
 			var ae *source.AccountsError
 			if !errors.As(err, &ae) {

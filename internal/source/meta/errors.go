@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
@@ -34,7 +35,7 @@ type describedError struct{ msg string }
 func (e *describedError) Error() string { return e.msg }
 
 // explain classifies err: kind, cause, fix, and when access returns.
-func (c *Connector) explain(err error, accountID string) (kind, cause, fix string, retry time.Duration) {
+func (c *Connector) explain(err error, accountID string) (kind outcome.Code, cause, fix string, retry time.Duration) {
 	account := "the account"
 	if accountID != "" {
 		account = accountID
