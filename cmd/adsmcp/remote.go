@@ -44,6 +44,7 @@ func newRemote(ctx context.Context, file *config.File, cfg *mcpserver.Config, lo
 		IdleTimeout:              time.Duration(h.IdleTimeout),
 		MaxConnections:           h.MaxConnections,
 		UnauthenticatedPerMinute: h.UnauthenticatedPerMinute,
+		TrustedProxies:           trustedProxies(h.TrustedProxies),
 		MaxSessionsPerPrincipal:  file.Limits.MaxSessionsPerPrincipal,
 	}}
 	if h.Metrics == nil || *h.Metrics {
@@ -122,4 +123,10 @@ func exposedWithoutAuth(addr string, file *config.File) bool {
 		return true
 	}
 	return !mcpserver.IsLoopbackHost(addr)
+}
+
+// trustedProxies are http.trusted_proxies, which config has checked.
+func trustedProxies(entries []string) limits.Proxies {
+	p, _, _ := limits.ParseProxies(entries)
+	return p
 }

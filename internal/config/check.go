@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/limits"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 )
@@ -90,6 +91,9 @@ func (h HTTP) check(bad func(string, ...any)) {
 	}
 	if h.SessionIdleTimeout < 0 {
 		bad("http.session_idle_timeout %s: want a positive duration such as 30m", time.Duration(h.SessionIdleTimeout))
+	}
+	if _, e, ok := limits.ParseProxies(h.TrustedProxies); !ok {
+		bad("http.trusted_proxies %q: want an IP address or a CIDR prefix, e.g. 127.0.0.1 or 10.0.0.0/8", e)
 	}
 	for _, o := range h.AllowedOrigins {
 		if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") || strings.Count(o, "/") != 2 {

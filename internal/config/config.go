@@ -144,6 +144,9 @@ type HTTP struct {
 	// UnauthenticatedPerMinute is each client address's allowance of requests
 	// that fail authentication (default 60).
 	UnauthenticatedPerMinute int `yaml:"unauthenticated_per_minute"`
+	// TrustedProxies are the reverse proxies (addresses or CIDR prefixes)
+	// whose X-Forwarded-For names the client for that allowance.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 	// Metrics serves Prometheus metrics at /metrics.
 	Metrics *bool `yaml:"metrics"`
 }

@@ -93,6 +93,7 @@ func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
 		{"budgets:\n  claude-code: lots\n", []string{"line 2", "lots"}},
 		{"database: ${NOPE}\nhttp:\n  listen: ${ALSO_NOPE}\n", []string{"line 1: environment variable NOPE is not set", "line 3: environment variable ALSO_NOPE", "${NOPE:-default}"}},
 		{"http:\n  allowed_origins: [app.example.com, https://x.com/path]\n", []string{`"app.example.com"`, `"https://x.com/path"`, "scheme://host"}},
+		{"http:\n  trusted_proxies: [10.0.0.0/8, proxy.internal]\n", []string{`http.trusted_proxies "proxy.internal"`, "CIDR prefix", "10.0.0.0/8"}},
 		{"log:\n  level: loud\n  format: xml\n", []string{`log.level "loud"`, `log.format "xml"`}},
 		{"http:\n  session_idle_timeout: -5m\n", []string{"session_idle_timeout -5m0s", "positive"}},
 		{"budgets: [1, 2]\n", []string{"line 1"}},

@@ -72,6 +72,9 @@ type HTTPOptions struct {
 	// that fail authentication (limits.DefaultUnauthenticatedPerMinute); only
 	// with Auth.
 	UnauthenticatedPerMinute int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client for that allowance; none: the peer's address, always.
+	TrustedProxies limits.Proxies
 
 	// Sessions (see sessions.go).
 
@@ -207,7 +210,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 	h.stream, h.maxBytes, h.maxSessions, h.stateless = stream, opts.MaxRequestBytes, opts.MaxSessions, opts.Stateless
 	var mcpHandler http.Handler = h.track(h.checkProtocol(h.cancelOnDisconnect(stream)))
 	if opts.Auth != nil {
-		mcpHandler = limitUnauthenticated(limits.NewKeyed(opts.UnauthenticatedPerMinute), opts.Auth(authenticated(mcpHandler)))
+		mcpHandler = limitUnauthenticated(limits.NewKeyed(opts.UnauthenticatedPerMinute), opts.TrustedProxies, opts.Auth(authenticated(mcpHandler)))
 	}
 	mux.Handle(MCPPath, cop.Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", h.healthz)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/limits"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -175,5 +176,37 @@ func TestHTTPUnauthenticatedPerAddress(t *testing.T) {
 	resp, body := post(t, url, map[string]string{"Authorization": "Bearer token-acme"}, initialize)
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("a valid token from the same address: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPUnauthenticatedBehindTrustedProxy (issue 13): behind a trusted
+// proxy each client's X-Forwarded-For address has its own allowance, so one
+// key guesser does not spend everyone's; the same header from a peer that is
+// not a trusted proxy is ignored (anyone can write it), so a guesser cannot
+// dodge its allowance by inventing addresses.
+func TestHTTPUnauthenticatedBehindTrustedProxy(t *testing.T) {
+	guess := func(url, client string) int {
+		resp, _ := post(t, url, map[string]string{"Authorization": "Bearer guessed", "X-Forwarded-For": client}, initialize)
+		return resp.StatusCode
+	}
+	trusted, _, _ := limits.ParseProxies([]string{"127.0.0.1", "::1"})
+	base, _ := serveReal(t, testConfig(t), withTenants(HTTPOptions{UnauthenticatedPerMinute: 12, TrustedProxies: trusted})) // burst 2
+	url := base + MCPPath
+	var codes []int
+	for _, client := range []string{"203.0.113.7", "203.0.113.7", "203.0.113.7", "198.51.100.20"} {
+		codes = append(codes, guess(url, client))
+	}
+	if want := []int{401, 401, 429, 401}; fmt.Sprint(codes) != fmt.Sprint(want) {
+		t.Errorf("behind a trusted proxy: statuses %v, want %v (the second client has its own allowance)", codes, want)
+	}
+
+	base, _ = serveReal(t, testConfig(t), withTenants(HTTPOptions{UnauthenticatedPerMinute: 12}))
+	url = base + MCPPath
+	codes = nil
+	for _, client := range []string{"203.0.113.1", "203.0.113.2", "203.0.113.3"} {
+		codes = append(codes, guess(url, client))
+	}
+	if want := []int{401, 401, 429}; fmt.Sprint(codes) != fmt.Sprint(want) {
+		t.Errorf("no trusted proxy: statuses %v, want %v (invented addresses share the peer's allowance)", codes, want)
 	}
 }

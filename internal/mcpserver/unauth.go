@@ -17,14 +17,17 @@ import (
 // closes the connection, so a flood or a key guesser holds no connection and
 // learns nothing more.
 //
-// Requests that authenticate never count, and are served even when their
-// address is over its allowance: behind a reverse proxy every client has the
-// proxy's address, and one tenant's bad token must not lock out the others.
-func limitUnauthenticated(lim *limits.Keyed, authn http.Handler) http.Handler {
+// The client address is the peer's, or behind a trusted proxy the one its
+// X-Forwarded-For names (limits.Proxies.ClientAddr). Requests that
+// authenticate never count, and are served even when their address is over
+// its allowance: behind an untrusted proxy every client has the proxy's
+// address, and one tenant's bad token must not lock out the others.
+func limitUnauthenticated(lim *limits.Keyed, proxies limits.Proxies, authn http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := &authState{real: w}
 		r = r.WithContext(context.WithValue(r.Context(), authStateKey{}, st))
-		giveBack, retry, ok := lim.Reserve(limits.ClientKey(r.RemoteAddr))
+		client := proxies.ClientAddr(r.RemoteAddr, r.Header.Values("X-Forwarded-For"))
+		giveBack, retry, ok := lim.Reserve(limits.ClientKey(client))
 		out := http.ResponseWriter(&closingRefusal{ResponseWriter: w})
 		if !ok {
 			out = &tooMany{ResponseWriter: w, retry: retry}
