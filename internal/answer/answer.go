@@ -174,11 +174,7 @@ func (e *Engine) fitOptions(q *query.Query, b budget.Budget, started time.Time, 
 	for _, c := range q.Changes {
 		opts = append(opts, fit.Optimization{Type: c.Type, Field: c.Field, From: c.From, To: c.To, Detail: c.Detail})
 	}
-	var warnings []fit.Warning
-	if e.Demo != "" {
-		warnings = append(warnings, fit.Warning{Type: "demo_data", Detail: fmt.Sprintf(
-			"%s: every figure here is generated, not read from real ad accounts. Tell the user; never present it as their data", e.Demo)})
-	}
+	warnings := demoWarnings(e.Demo)
 	for _, w := range q.Warnings {
 		warnings = append(warnings, fit.Warning{Type: w.Type, Detail: w.Detail, Fields: []string{w.Field}})
 	}

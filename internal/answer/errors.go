@@ -71,6 +71,9 @@ type errorMeta struct {
 	QueryEcho   string `json:"query_echo,omitempty"`
 	SourceCalls int    `json:"source_calls"`
 	ElapsedMS   int64  `json:"elapsed_ms"`
+	// Warnings is demo_data from the demo dataset: an error may name its
+	// accounts or suggest queries over them.
+	Warnings []fit.Warning `json:"warnings,omitempty"`
 }
 
 // errorAnswer is an error the model can act on, as one JSON block (type and
@@ -81,7 +84,7 @@ func (e *Engine) errorAnswer(started time.Time, lim Limits, q *query.Query, typ 
 	limit := lim.Tokens
 	cost := func(r *Result) int { return lim.Cost(counter.Exact(r.Blocks[0]), r.Blocks, true) }
 	fits := func(r *Result) bool { return cost(r) <= limit }
-	meta := errorMeta{SourceCalls: calls, ElapsedMS: time.Since(started).Milliseconds()}
+	meta := errorMeta{SourceCalls: calls, ElapsedMS: time.Since(started).Milliseconds(), Warnings: demoWarnings(e.Demo)}
 	if q != nil {
 		meta.Query = q
 	}

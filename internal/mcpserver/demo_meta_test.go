@@ -23,7 +23,12 @@ func TestEveryDemoAnswerSaysSo(t *testing.T) {
 		{"list_accounts", `{}`},
 		{"list_fields", `{}`},
 		{"query", `{"metrics":["no_such_metric"],"date_preset":"last_7d"}`},
+		{"query", `{"metrics":["spend"],"date_preset":"last_7d"}`}, // too_many_accounts: lists the demo accounts
 	}
+	// inText: the answers whose text names the demo data's figures or
+	// accounts, which say so in the _meta the model reads too (clients need
+	// not show it the result's own _meta).
+	inText := func(tool string) bool { return tool == "query" || tool == "list_accounts" }
 	cfg := testConfig(t)
 	cs := connect(t, cfg, "claude-code")
 	for _, c := range calls {
@@ -31,11 +36,9 @@ func TestEveryDemoAnswerSaysSo(t *testing.T) {
 		if got := res.Meta[DemoMetaKey]; got != demo.Label {
 			t.Errorf("%s %s from the demo dataset: _meta[%q] = %v, want %q", c.tool, c.args, DemoMetaKey, got, demo.Label)
 		}
-		// A data answer says it in the _meta the model reads, too: clients
-		// need not show the result's own _meta to the model.
-		if c.tool == "query" && !res.IsError {
+		if inText(c.tool) {
 			if w := entryOf(metaOf(t, texts(t, res)[0]), "warnings", "demo_data"); w == nil || !strings.Contains(w["detail"].(string), demo.Label) {
-				t.Errorf("query from the demo dataset: no demo_data warning in the text _meta: %v", w)
+				t.Errorf("%s %s from the demo dataset: no demo_data warning in the text _meta: %v", c.tool, c.args, w)
 			}
 		}
 	}
@@ -46,8 +49,8 @@ func TestEveryDemoAnswerSaysSo(t *testing.T) {
 		if res.Meta[DemoMetaKey] != nil {
 			t.Errorf("%s from a real source says demo data: %v", c.tool, res.Meta)
 		}
-		if c.tool == "query" && !res.IsError && entryOf(metaOf(t, texts(t, res)[0]), "warnings", "demo_data") != nil {
-			t.Errorf("query from a real source warns demo_data")
+		if inText(c.tool) && entryOf(metaOf(t, texts(t, res)[0]), "warnings", "demo_data") != nil {
+			t.Errorf("%s %s from a real source warns demo_data", c.tool, c.args)
 		}
 	}
 }

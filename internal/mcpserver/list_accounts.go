@@ -17,6 +17,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/outcome"
+	"github.com/adsmcp/adsmcp/internal/source"
 )
 
 // ListAccountsInput are the arguments of list_accounts.
@@ -75,10 +76,15 @@ type accountsMeta struct {
 	Detail       string `json:"detail,omitempty"`
 	SourceCalls  int    `json:"source_calls"`
 	ElapsedMS    int64  `json:"elapsed_ms"`
+	// Warnings is demo_data when the accounts are the demo dataset's.
+	Warnings []fit.Warning `json:"warnings,omitempty"`
 }
 
 func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *reply {
 	meta := accountsMeta{Count: len(accounts), Platform: platform, SourceCalls: 1}
+	if label := source.DemoLabel(s.cfg.Source); label != "" {
+		meta.Warnings = []fit.Warning{answer.DemoWarning(label)}
+	}
 	blocks := func(n int) []string {
 		meta.ElapsedMS = time.Since(started).Milliseconds()
 		if n < len(accounts) {
