@@ -16,6 +16,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // Args are the arguments of the query tool, exactly as docs/contract.md §4 lists them.
@@ -381,7 +383,7 @@ func exampleFor(name string) string {
 	case "account_ids":
 		return "act_1001"
 	case "platforms":
-		return "meta_ads"
+		return catalog.MetaAds
 	case "dimensions":
 		return "campaign_name"
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -102,7 +103,7 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 	}
 	lists := map[string]string{
 		"$USD":  ids(accounts, func(a ads.Account) bool { return a.Currency == "USD" }),
-		"$META": ids(accounts, func(a ads.Account) bool { return a.Platform == "meta_ads" }),
+		"$META": ids(accounts, func(a ads.Account) bool { return a.Platform == catalog.MetaAds }),
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 	}
 	runCases(t, want, got, accounts, lists, now, cases)

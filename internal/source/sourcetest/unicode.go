@@ -28,8 +28,8 @@ var unicodeCampaigns = []string{
 // in January 2026 with numbers derived from the indexes.
 func UnicodeData(ctx context.Context, sink ads.Sink) error {
 	accounts := []ads.Account{
-		{AccountID: "act_9000000000000001", Platform: "meta_ads", AccountName: "Café Ñandú S.L.", Currency: "EUR", Timezone: "Europe/Madrid", Status: "ACTIVE"},
-		{AccountID: "act_9000000000000002", Platform: "meta_ads", AccountName: "Ωmega Реклама", Currency: "EUR", Timezone: "Europe/Athens", Status: "ACTIVE"},
+		{AccountID: "act_9000000000000001", Platform: catalog.MetaAds, AccountName: "Café Ñandú S.L.", Currency: "EUR", Timezone: "Europe/Madrid", Status: "ACTIVE"},
+		{AccountID: "act_9000000000000002", Platform: catalog.MetaAds, AccountName: "Ωmega Реклама", Currency: "EUR", Timezone: "Europe/Athens", Status: "ACTIVE"},
 	}
 	if err := sink.Dataset("kind", "test"); err != nil {
 		return err

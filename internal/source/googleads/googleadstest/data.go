@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 )
 
@@ -85,7 +86,7 @@ type collector struct{ d *dataset }
 func (s *collector) Dataset(string, string) error { return nil }
 
 func (s *collector) Account(a ads.Account) error {
-	if a.Platform != "google_ads" {
+	if a.Platform != catalog.GoogleAds {
 		return nil
 	}
 	cid := digits(a.AccountID)
