@@ -258,13 +258,12 @@ func TestJWTRefused(t *testing.T) {
 	// Tampered payload: tenant acme → globex, signature kept.
 	payload := must(base64.RawURLEncoding.DecodeString(parts[1]))
 	tampered := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(payload), `"acme"`, `"globex"`, 1))) + "." + parts[2]
-	// Tampered signature.
-	sig := []byte(parts[2])
+	// Tampered signature: one bit of the signature's bytes, re-encoded (a bit
+	// flipped in the base64 text can make it invalid base64 — 'z', '-', '_' —
+	// which is a malformed token, not a bad signature: one run in twenty).
+	sig := must(base64.RawURLEncoding.DecodeString(parts[2]))
 	sig[10] ^= 1
-	if sig[10] == '.' {
-		sig[10] = 'A'
-	}
-	badSig := parts[0] + "." + parts[1] + "." + string(sig)
+	badSig := parts[0] + "." + parts[1] + "." + base64.RawURLEncoding.EncodeToString(sig)
 	// Signed by a key that is not in the JWKS, under a known kid.
 	impostor := signer{kid: rs.kid, method: jwt.SigningMethodRS256, priv: rsaKeys[1]}.sign(t, claims())
 	// EC key's kid, RSA signature.
