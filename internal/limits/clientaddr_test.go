@@ -1,6 +1,8 @@
 package limits
 
 import (
+	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -53,26 +55,29 @@ func TestParseProxies(t *testing.T) {
 	}
 }
 
-// FuzzClientAddr: any header, from any peer, gives the peer or one of the
-// header's addresses, and never panics.
+// FuzzClientAddr: any header, from any peer, gives the peer's host or one
+// of the header's addresses, and never panics; from a peer that is not a
+// trusted proxy, always the peer's host.
 func FuzzClientAddr(f *testing.F) {
 	f.Add("127.0.0.1:1", "203.0.113.7, 10.0.0.1")
 	f.Add("[::1]:2", ",,, ::ffff:1.2.3.4 ,zz")
+	f.Add("198.51.100.9:3", "203.0.113.7")
 	f.Add("garbage", "1.1.1.1")
 	p, _, _ := ParseProxies([]string{"10.0.0.0/8", "127.0.0.1", "::1"})
 	f.Fuzz(func(t *testing.T, remote, xff string) {
 		got := p.ClientAddr(remote, []string{xff})
-		host := remote
-		if h, _, ok := strings.Cut(remote, "]:"); ok {
-			host = strings.TrimPrefix(h, "[")
-		} else if h, _, ok := strings.Cut(remote, ":"); ok && strings.Count(remote, ":") == 1 {
-			host = h
+		host, _, err := net.SplitHostPort(remote)
+		if err != nil {
+			host = remote
 		}
-		if got == host || strings.Contains(got, ":") || got == "" {
-			return // the peer (IPv6 results are checked loosely)
+		if got == host {
+			return
+		}
+		if peer, err := netip.ParseAddr(host); err != nil || !p.trusts(peer.Unmap()) {
+			t.Fatalf("ClientAddr(%q, %q) = %q from a peer that is not a trusted proxy", remote, xff, got)
 		}
 		for _, hop := range strings.Split(xff, ",") {
-			if strings.TrimSpace(hop) == got || strings.HasSuffix(strings.TrimSpace(hop), got) {
+			if a, err := netip.ParseAddr(strings.TrimSpace(hop)); err == nil && a.Unmap().String() == got {
 				return
 			}
 		}
