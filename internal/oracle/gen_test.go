@@ -28,7 +28,7 @@ var dimPool = []string{"campaign_name", "campaign_name", "account_name", "accoun
 	"campaign_id", "account_id", "currency"}
 
 var sumPool = []string{"spend", "spend", "spend", "impressions", "clicks", "clicks", "conversions",
-	"conversion_value", "video_views", "link_clicks"}
+	"conversion_value", "video_views", "link_clicks", "video_views_p100"}
 var ratioPool = []string{"ctr", "ctr", "cpc", "cpm", "cpa", "roas", "conversion_rate"}
 
 func newGen(seed uint64, d *Data) *gen {
