@@ -238,6 +238,7 @@ func (h *HTTPServer) track(next http.Handler) http.Handler {
 				return
 			}
 			defer h.posts.leave()
+			r = h.withPeek(r)
 			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 				defer h.book.use(sid)()
 			} else if !h.stateless {

@@ -2,15 +2,36 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 )
 
-// peekBody reads r's body up to the size limit and puts it back for the SDK.
-// ok is false when the body could not be read or is over the limit: such a
-// request is left to the SDK, which refuses it.
+// peekedKey holds, in a request's context, its body as peekBody read it, so
+// that the handlers after track (session admission, protocol checks,
+// cancellation) read and decode it once between them.
+type peekedKey struct{}
+
+type peeked struct {
+	body []byte
+	ok   bool
+}
+
+// withPeek is r carrying its peeked body for the handlers after it.
+func (h *HTTPServer) withPeek(r *http.Request) *http.Request {
+	body, ok := h.peekBody(r)
+	return r.WithContext(context.WithValue(r.Context(), peekedKey{}, &peeked{body, ok}))
+}
+
+// peekBody reads r's body up to the size limit and puts it back for the SDK
+// (or returns what withPeek read). ok is false when the body could not be
+// read or is over the limit: such a request is left to the SDK, which
+// refuses it.
 func (h *HTTPServer) peekBody(r *http.Request) (body []byte, ok bool) {
+	if p, found := r.Context().Value(peekedKey{}).(*peeked); found {
+		return p.body, p.ok
+	}
 	head, err := io.ReadAll(io.LimitReader(r.Body, h.maxBytes+1))
 	r.Body = struct {
 		io.Reader
