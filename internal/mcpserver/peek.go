@@ -10,7 +10,7 @@ import (
 
 // peekedKey holds, in a request's context, its body as peekBody read it, so
 // that the handlers after track (session admission, protocol checks,
-// cancellation) read and decode it once between them.
+// cancellation) read it from the connection once between them.
 type peekedKey struct{}
 
 type peeked struct {
