@@ -324,19 +324,7 @@ func summarizeDimension(c *Column, main *mainMetric, ids []int32, opt SummaryOpt
 			ids[r] = prevID
 		}
 	}
-	d.UniqueCount = len(vals)
-
-	for _, i := range topK(len(vals), opt.TopValues, func(a, b int) bool {
-		if counts[a] != counts[b] {
-			return counts[a] > counts[b]
-		}
-		return vals[a] < vals[b]
-	}) {
-		d.TopValues = append(d.TopValues, vals[i])
-	}
-	if c.Role == RoleTime && len(vals) > 0 {
-		d.First, d.Last = slices.Min(vals), slices.Max(vals)
-	}
+	rankValues(&d, c.Role == RoleTime, vals, counts, opt.TopValues)
 	if main == nil {
 		return d
 	}
@@ -361,24 +349,11 @@ func summarizeDimension(c *Column, main *mainMetric, ids []int32, opt SummaryOpt
 			}
 			amount[id] += mv[r]
 		}
-		total, dec := main.totals[g], main.decimals(g)
-		for _, i := range topK(len(touched), opt.TopByMetric, func(a, b int) bool {
-			x, y := touched[a], touched[b]
-			if amount[x] != amount[y] {
-				return amount[x] > amount[y]
-			}
-			return vals[x] < vals[y]
-		}) {
-			id := touched[i]
-			vs := ValueShare{Value: vals[id], Amount: round(amount[id], dec)}
-			if total != 0 {
-				vs.Share = round(amount[id]/total, 4)
-			}
-			if showCurrency {
-				vs.Currency = main.groups.names[g]
-			}
-			d.TopByMetric = append(d.TopByMetric, vs)
+		currency := ""
+		if showCurrency {
+			currency = main.groups.names[g]
 		}
+		d.TopByMetric = append(d.TopByMetric, rankByAmount(vals, touched, amount, main.totals[g], main.decimals(g), currency, opt.TopByMetric)...)
 		for _, id := range touched {
 			seen[id], amount[id] = false, 0
 		}
@@ -428,11 +403,59 @@ func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
 		}
 	}
 
+	return metricSummaries(c, accs, g.names, g.order, num != nil)
+}
+
+// rankValues fills d's unique count, most frequent values (ties by value
+// ascending) and, for the time column, its first and last labels, from each
+// distinct value's row count.
+func rankValues(d *DimensionSummary, isTime bool, vals []string, counts []int, k int) {
+	d.UniqueCount = len(vals)
+	for _, i := range topK(len(vals), k, func(a, b int) bool {
+		if counts[a] != counts[b] {
+			return counts[a] > counts[b]
+		}
+		return vals[a] < vals[b]
+	}) {
+		d.TopValues = append(d.TopValues, vals[i])
+	}
+	if isTime && len(vals) > 0 {
+		d.First, d.Last = slices.Min(vals), slices.Max(vals)
+	}
+}
+
+// rankByAmount is the k values of one currency group with the largest amount
+// of the main metric (ties by value ascending), with their share of total:
+// touched are the ids of the values with an amount in the group, amount is
+// indexed by value id.
+func rankByAmount(vals []string, touched []int32, amount []float64, total float64, decimals int, currency string, k int) []ValueShare {
+	var out []ValueShare
+	for _, i := range topK(len(touched), k, func(a, b int) bool {
+		x, y := touched[a], touched[b]
+		if amount[x] != amount[y] {
+			return amount[x] > amount[y]
+		}
+		return vals[x] < vals[y]
+	}) {
+		id := touched[i]
+		vs := ValueShare{Value: vals[id], Amount: round(amount[id], decimals), Currency: currency}
+		if total != 0 {
+			vs.Share = round(amount[id]/total, 4)
+		}
+		out = append(out, vs)
+	}
+	return out
+}
+
+// metricSummaries turns the accumulators of metric c, one per currency group
+// (names, listed in order), into its summaries; withParts says the ratio's
+// parts were summed (Overall).
+func metricSummaries(c *Column, accs []metricAcc, names []string, order []int32, withParts bool) []MetricSummary {
 	ratioLike := c.Aggregation == Ratio || c.Numerator != ""
-	out := make([]MetricSummary, 0, len(g.order))
-	for _, gi := range g.order {
+	out := make([]MetricSummary, 0, len(order))
+	for _, gi := range order {
 		a := &accs[gi]
-		cur := g.names[gi]
+		cur := names[gi]
 		dec := 4
 		if c.Money && !ratioLike {
 			dec = currencyDecimals(cur)
@@ -447,7 +470,7 @@ func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
 				m.Sum = ptr(round(a.sum.value(), dec))
 			}
 		}
-		if num != nil {
+		if withParts {
 			scale := c.Scale
 			if scale == 0 {
 				scale = 1
