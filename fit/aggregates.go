@@ -21,8 +21,8 @@ type Aggregates struct {
 	// Values are, for each visible dimension and the time column (by column
 	// name), the distinct values, each once per currency it occurs with.
 	Values map[string][]ValueAggregate
-	// Metrics are, for each visible metric (by column name), its aggregates
-	// over the rows of each currency.
+	// Metrics are, for each metric column (by name; hidden parts of ratios
+	// too), its aggregates over the rows of each currency.
 	Metrics map[string][]MetricAggregate
 }
 
@@ -30,10 +30,20 @@ type Aggregates struct {
 // currency.
 type ValueAggregate struct {
 	Value, Currency string
-	// Rows is how many rows have the value; MainRows how many of them have a
-	// value of the summary's main metric, and MainSum its sum over them.
-	Rows, MainRows int
-	MainSum        float64
+	// Rows is how many rows have the value.
+	Rows int
+	// NonZero says one of those rows has a visible metric other than zero,
+	// Valued that one has a visible metric with a value (all-zero checks).
+	NonZero, Valued bool
+	// MainSums are, for each visible Sum metric (the summary ranks values by
+	// one of them), its rows with a value among them and its sum over them.
+	MainSums map[string]MainSum
+}
+
+// MainSum is a Sum metric over the rows of one value.
+type MainSum struct {
+	Rows int
+	Sum  float64
 }
 
 // MetricAggregate is one metric over the rows of one currency.
@@ -86,10 +96,16 @@ func SummarizeAggregates(schema *Table, a *Aggregates, opt SummaryOptions) *Summ
 					acc.values += m.Values
 					acc.sum.add(m.Sum)
 				}
-				acc.num.add(m.Num)
-				acc.den.add(m.Den)
 			}
 			withParts := c.Aggregation == Ratio && schema.Column(c.Numerator) != nil && schema.Column(c.Denominator) != nil
+			if withParts { // Σnumerator / Σdenominator: the parts' sums
+				for _, m := range a.Metrics[c.Numerator] {
+					accs[g.of(m.Currency)].num.add(m.Sum)
+				}
+				for _, m := range a.Metrics[c.Denominator] {
+					accs[g.of(m.Currency)].den.add(m.Sum)
+				}
+			}
 			s.Metrics = append(s.Metrics, metricSummaries(c, accs, g.names, g.order, withParts)...)
 		default:
 			s.Dimensions = append(s.Dimensions, summarizeValues(c, a.Values[c.Name], main, mainGroups, a, opt))
@@ -130,7 +146,8 @@ func summarizeValues(c *Column, values []ValueAggregate, main *Column, groups *a
 		var touched []int32
 		total := ksum{}
 		for _, v := range values {
-			if groups.of(v.Currency) != g || v.MainRows == 0 {
+			ms := v.MainSums[main.Name]
+			if groups.of(v.Currency) != g || ms.Rows == 0 {
 				continue
 			}
 			i := idx[v.Value]
@@ -138,8 +155,8 @@ func summarizeValues(c *Column, values []ValueAggregate, main *Column, groups *a
 				seen[i] = true
 				touched = append(touched, i)
 			}
-			amount[i] += v.MainSum
-			total.add(v.MainSum)
+			amount[i] += ms.Sum
+			total.add(ms.Sum)
 		}
 		currency := ""
 		if showCurrency {

@@ -8,7 +8,7 @@ import (
 
 // aggregatesOf computes a table's Aggregates the plain way, row by row: what a
 // warehouse's aggregate SQL returns for the same rows.
-func aggregatesOf(t *Table, opt SummaryOptions) *Aggregates {
+func aggregatesOf(t *Table) *Aggregates {
 	a := &Aggregates{Rows: t.Len(), Values: map[string][]ValueAggregate{}, Metrics: map[string][]MetricAggregate{}}
 	var cur *Column
 	for _, c := range t.Columns {
@@ -24,10 +24,8 @@ func aggregatesOf(t *Table, opt SummaryOptions) *Aggregates {
 		}
 		return cur.Strings[r]
 	}
-	main := pickMainMetric(t, opt.MainMetric)
 	for _, c := range t.Columns {
 		switch {
-		case c.Hidden:
 		case c.Role == RoleMetric:
 			byCur := map[string]*MetricAggregate{}
 			var order []string
@@ -38,14 +36,6 @@ func aggregatesOf(t *Table, opt SummaryOptions) *Aggregates {
 					m = &MetricAggregate{Currency: k}
 					byCur[k] = m
 					order = append(order, k)
-				}
-				if c.Aggregation == Ratio {
-					if num := t.Column(c.Numerator); num != nil && !num.IsNull(r) {
-						m.Num += num.Numbers[r]
-					}
-					if den := t.Column(c.Denominator); den != nil && !den.IsNull(r) {
-						m.Den += den.Numbers[r]
-					}
 				}
 				if c.IsNull(r) {
 					m.Empty++
@@ -64,6 +54,7 @@ func aggregatesOf(t *Table, opt SummaryOptions) *Aggregates {
 			for _, k := range order {
 				a.Metrics[c.Name] = append(a.Metrics[c.Name], *byCur[k])
 			}
+		case c.Hidden:
 		default:
 			byKey := map[[2]string]*ValueAggregate{}
 			var order [][2]string
@@ -76,9 +67,16 @@ func aggregatesOf(t *Table, opt SummaryOptions) *Aggregates {
 					order = append(order, k)
 				}
 				va.Rows++
-				if main != nil && !main.IsNull(r) {
-					va.MainRows++
-					va.MainSum += main.Numbers[r]
+				if va.MainSums == nil {
+					va.MainSums = map[string]MainSum{}
+				}
+				for _, m := range t.Columns {
+					if m.Role == RoleMetric && m.Aggregation == Sum && !m.Hidden && !m.IsNull(r) {
+						ms := va.MainSums[m.Name]
+						ms.Rows++
+						ms.Sum += m.Numbers[r]
+						va.MainSums[m.Name] = ms
+					}
 				}
 			}
 			for _, k := range order {
@@ -113,7 +111,7 @@ func TestSummarizeAggregatesEqualsSummarize(t *testing.T) {
 			{TopValues: 0, TopByMetric: 0},
 		} {
 			want := summaryJSON(t, Summarize(tab, opt))
-			got := summaryJSON(t, SummarizeAggregates(&Table{Columns: tab.Columns, Grain: tab.Grain}, aggregatesOf(tab, opt), opt))
+			got := summaryJSON(t, SummarizeAggregates(&Table{Columns: tab.Columns, Grain: tab.Grain}, aggregatesOf(tab), opt))
 			if got != want {
 				t.Errorf("%s %+v:\n got %s\nwant %s", name, opt, got, want)
 			}

@@ -54,6 +54,8 @@ type Source struct {
 	logger  *slog.Logger
 	// demo is the demo dataset's label when the warehouse holds it.
 	demo string
+	// Sized counts and summarizes results in the warehouse (source.Sizer).
+	sqlgen.Sized
 }
 
 var (
@@ -75,6 +77,7 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 	}
 	db := ch.OpenDB(e.native)
 	s := &Source{db: db, timeout: opt.StatementTimeout, logger: opt.Logger}
+	s.Sized = sqlgen.Sized{Dialect: sqlgen.ClickHouse{}, Run: s.run}
 	if err := db.PingContext(s.settings(ctx)); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("clickhouse: connect to %s: %w", Redact(opt.DSN), err)

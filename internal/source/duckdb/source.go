@@ -66,6 +66,8 @@ type Source struct {
 	demoLabel string
 	// corrupt is the first corruption a read found (noteCorruption).
 	corrupt atomic.Pointer[error]
+	// Sized counts and summarizes results in the warehouse (source.Sizer).
+	sqlgen.Sized
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
@@ -109,7 +111,7 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return &Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}, nil
+	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}), nil
 }
 
 // openReadOnly opens the warehouse file read-only, as the server reads it.

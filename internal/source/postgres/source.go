@@ -50,6 +50,8 @@ type Source struct {
 	logger  *slog.Logger
 	// demo is the demo dataset's label when the warehouse holds it.
 	demo string
+	// Sized counts and summarizes results in the warehouse (source.Sizer).
+	sqlgen.Sized
 }
 
 var (
@@ -78,6 +80,7 @@ func Open(ctx context.Context, opt Options) (*Source, error) {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
 	s := &Source{pool: pool, timeout: opt.StatementTimeout, logger: opt.Logger}
+	s.Sized = sqlgen.Sized{Dialect: sqlgen.Postgres{}, Run: s.run}
 	if err := s.checkSchema(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -108,6 +108,7 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 	}
 	runCases(t, want, got, accounts, lists, now, cases)
 	runEmpty(t, got, accounts, lists, now, EmptyCases)
+	runSized(t, got, accounts, lists, now, cases)
 	runCoverage(t, want, got, accounts)
 }
 

@@ -77,6 +77,11 @@ type Plan struct {
 	// (currency, when money is ranked over several currencies).
 	ReaderEmptyFlag bool
 	ReaderPartition int
+	// Rows, for a query without a limit, is the result's rows unordered, as
+	// a subquery: Columns as c0, c1, … and e_, fit's empty flag (1 when every
+	// dimension step 1 judges is empty); for aggregates over the result
+	// computed where its rows are (large.go).
+	Rows string
 }
 
 // builder accumulates SQL text and parameters.
@@ -106,7 +111,15 @@ func (b *builder) params(vs []any) string {
 //	final: metric filters on the computed rows (HAVING semantics), the row count
 //	       before any limit, sort and limit.
 func Compile(q *query.Query, d Dialect) (*Plan, error) {
-	c := &compilation{q: q, d: d, p: &Plan{}, b: &builder{d: d}}
+	return compileWith(q, d, &builder{d: d}, nil)
+}
+
+// compileWith compiles q with parameters numbered after those b holds (so
+// several compilations make one statement); onlyEmpty, when not empty, keeps
+// only the rows whose dimensions of those names are all empty (the rows fit's
+// step 1 removes), filtered before grouping.
+func compileWith(q *query.Query, d Dialect, b *builder, onlyEmpty []string) (*Plan, error) {
+	c := &compilation{q: q, d: d, p: &Plan{}, b: b, onlyEmpty: onlyEmpty}
 	if err := c.useMetrics(); err != nil {
 		return nil, err
 	}
@@ -142,6 +155,8 @@ type compilation struct {
 	groups  []string
 	// metricRef is each computed metric's column in the calc stage (m0, m1, …).
 	metricRef map[string]string
+	// onlyEmpty: see compileWith.
+	onlyEmpty []string
 }
 
 // useMetrics finds the metrics used and the additive sums they need.
@@ -255,6 +270,13 @@ func (c *compilation) aggregate() (string, error) {
 			return "", err
 		}
 		where = append(where, textPredicate(b, e, f))
+	}
+	for _, dim := range c.onlyEmpty {
+		e, err := c.dimension(dim)
+		if err != nil {
+			return "", err
+		}
+		where = append(where, "coalesce("+e+", '') = ''")
 	}
 
 	from := "facts f"
@@ -425,6 +447,11 @@ func (c *compilation) final(calcSQL string) error {
 		c.p.SQL = limitSQL(c.b, c.q, c.p, out, calcSQL, havingSQL, keys)
 		return nil
 	}
+	rowCols := make([]string, len(out))
+	for i, o := range out {
+		rowCols[i] = fmt.Sprintf("%s AS c%d", o, i)
+	}
+	c.p.Rows = fmt.Sprintf("SELECT %s, %s AS e_\nFROM (\n  %s\n) AS calc%s", strings.Join(rowCols, ", "), emptyFlag(c.q, c.p), calcSQL, havingSQL)
 	if c.d.WindowCount() {
 		out = append(out, "COUNT(*) OVER () AS n_before_limit")
 	} else {
