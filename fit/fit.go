@@ -14,6 +14,36 @@ import (
 // drops a row without saying so in _meta, and the response it returns fits
 // opt.Budget by exact count.
 func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
+	p, err := newPipeline(t, opt)
+	if err != nil {
+		return nil, err
+	}
+
+	// Step 1: validate and filter.
+	base := p.filter(t, &p.meta)
+	if t.RowsBeforeLimit > t.Len() {
+		// Rows removed by step 1 never took a place in the limit (a source that
+		// ranks them puts them all in the table): what the limit chose from is
+		// the rest.
+		p.meta.RowsBeforeLimit = t.RowsBeforeLimit - (t.Len() - base.Len())
+	}
+
+	// Step 2: encode and check.
+	if resp, ok, err := p.render(base, p.meta); err != nil || ok {
+		return resp, err
+	}
+
+	// Step 3: coarsen time.
+	if resp, err := p.coarsenAll(ctx, base); err != nil || resp != nil {
+		return resp, err
+	}
+
+	// Step 4: summarize the complete data.
+	return p.tooLarge(ctx, base)
+}
+
+// newPipeline checks the options and starts the _meta of table t's answer.
+func newPipeline(t *Table, opt Options) (*pipeline, error) {
 	if opt.Budget <= 0 {
 		return nil, errors.New("fit: the budget must be positive")
 	}
@@ -52,23 +82,13 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		p.meta.Warnings = []Warning{}
 	}
 	p.meta.Warnings = append(p.meta.Warnings, noticeWarnings(t.Notices)...)
+	return p, nil
+}
 
-	// Step 1: validate and filter.
-	base := p.filter(t, &p.meta)
-	if t.RowsBeforeLimit > t.Len() {
-		// Rows removed by step 1 never took a place in the limit (a source that
-		// ranks them puts them all in the table): what the limit chose from is
-		// the rest.
-		p.meta.RowsBeforeLimit = t.RowsBeforeLimit - (t.Len() - base.Len())
-	}
-
-	// Step 2: encode and check.
-	if resp, ok, err := p.render(base, p.meta); err != nil || ok {
-		return resp, err
-	}
-
-	// Step 3: coarsen time.
-	for _, g := range coarser(p.requested) {
+// coarsenAll is step 3: each grain coarser than base's, finest first, until
+// one fits (nil when none does).
+func (p *pipeline) coarsenAll(ctx context.Context, base *Table) (*Response, error) {
+	for _, g := range coarser(grainOf(base)) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -84,9 +104,7 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		}
 		p.meta.SourceCalls = meta.SourceCalls
 	}
-
-	// Step 4: summarize the complete data.
-	return p.tooLarge(base)
+	return nil, nil
 }
 
 type pipeline struct {
@@ -95,6 +113,14 @@ type pipeline struct {
 	meta      Meta
 	// lastMeta is the _meta of the blocks finish built last.
 	lastMeta Meta
+	// large is the requested table when it is too large to hold (FitLarge);
+	// via then says how the coarser table in hand was obtained, for the
+	// details of roll-ups from it.
+	large *Large
+	via   string
+	// largeBase is the coarser table FitLarge answers from, step 1 applied:
+	// the data in hand for the narrower queries of the summary.
+	largeBase *Table
 }
 
 func grainOf(t *Table) Grain {
@@ -134,17 +160,9 @@ func noticeWarnings(ns []Notice) []Warning {
 // filter is step 1: drop rows whose dimensions are all empty, saying what they
 // carried, and warn about partitions whose metrics are all zero.
 func (p *pipeline) filter(t *Table, meta *Meta) *Table {
-	kept, removed, judged := dropEmptyDimensionRows(t)
+	kept, removed, _ := dropEmptyDimensionRows(t)
 	if len(removed) > 0 {
-		o := Optimization{Type: "validation_filter", RowsRemoved: len(removed), RemovedTotals: totalsOf(t, removed)}
-		of := ""
-		if g := grainOf(t); g != p.requested {
-			o.Grain = g
-			of = fmt.Sprintf(" of the %s re-query", g)
-		}
-		o.Detail = fmt.Sprintf("Removed %s%s with no %s: activity not attributed to any %s. Rows + removed_totals = complete totals",
-			pluralRows(len(removed)), of, joinWords(judged, "and"), joinWords(judged, "or"))
-		meta.Optimizations = append(meta.Optimizations, o)
+		meta.Optimizations = append(meta.Optimizations, p.removal(t, t, removed))
 	}
 	// All zero is judged on every row the source returned (removed rows carry
 	// metrics too), and never on a selection: rows chosen by a metric filter
@@ -164,6 +182,24 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 		meta.Warnings = append(meta.Warnings, Warning{Type: "all_zero_metrics", Detail: detail, Keys: keys})
 	}
 	return kept
+}
+
+// removal is step 1's report of the rows of from (a table of t's columns and
+// grain) it removes: how many, and what they carried.
+func (p *pipeline) removal(t, from *Table, removed []int) Optimization {
+	var judged []string
+	for _, c := range JudgedDimensions(t.Columns) {
+		judged = append(judged, c.Name)
+	}
+	o := Optimization{Type: "validation_filter", RowsRemoved: len(removed), RemovedTotals: totalsOf(from, removed)}
+	of := ""
+	if g := grainOf(t); g != p.requested {
+		o.Grain = g
+		of = fmt.Sprintf(" of the %s re-query", g)
+	}
+	o.Detail = fmt.Sprintf("Removed %s%s with no %s: activity not attributed to any %s. Rows + removed_totals = complete totals",
+		pluralRows(len(removed)), of, joinWords(judged, "and"), joinWords(judged, "or"))
+	return o
 }
 
 // joinWords joins names as "a", "a and b", "a, b and c".
@@ -217,27 +253,8 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		if err := fresh.Validate(); err != nil {
 			return nil, meta, err
 		}
-		// The answer is now the re-query's rows: what step 1 removed from them is
-		// what they leave out. The requested grain's removal still counts rows
-		// (row accounting), but its totals would be counted twice.
-		var judged []string
-		for _, c := range JudgedDimensions(base.Columns) {
-			judged = append(judged, c.Name)
-		}
-		for i, o := range meta.Optimizations {
-			if o.Type == "validation_filter" && o.Grain == "" {
-				o.RemovedTotals = nil
-				o.Detail = fmt.Sprintf("Removed %s at %s grain with no %s, before the answer was asked again at %s grain; what the returned rows leave out is in the re-query's validation_filter",
-					pluralRows(o.RowsRemoved), from, joinWords(judged, "and"), g)
-				meta.Optimizations[i] = o
-			}
-		}
-		out, dropped, requeried = p.filter(fresh, &meta), nil, true
-		meta.Warnings = appendNew(meta.Warnings, noticeWarnings(fresh.Notices)...)
-		meta.RowsBeforeLimit = 0
-		if fresh.RowsBeforeLimit > fresh.Len() {
-			meta.RowsBeforeLimit = fresh.RowsBeforeLimit - (fresh.Len() - out.Len())
-		}
+		out, meta = p.adopt(fresh, base, g, meta)
+		dropped, requeried = nil, true
 	}
 	if out == nil {
 		return nil, meta, nil
@@ -252,9 +269,7 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: the source was asked again at %s grain and returned %s (instead of %s at %s grain)",
 			from, g, g, pluralRows(out.Len()), pluralRows(base.Len()), from)
 		if p.opt.Selection != "" {
-			meta.Warnings = append(meta.Warnings, Warning{Type: "filter_at_coarser_grain",
-				Detail: fmt.Sprintf("The selection (%s) now applies to %s rows, not to %s rows as asked: the answer had to be asked again at %s grain, so each row is a whole %s period that matches, not a sum of the %s rows that matched. Tell the user",
-					p.opt.Selection, g, from, g, periodWord(g), from)})
+			meta.Warnings = append(meta.Warnings, p.selectionAtCoarserGrain(g))
 		}
 	case p.opt.Selection != "":
 		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: the %s selected by %s merged into %s",
@@ -263,11 +278,20 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 			Detail: fmt.Sprintf("Each %s row sums only the %s rows selected by %s; it is not the whole %s. Tell the user, or re-query with time_granularity %s to select whole periods",
 				g, from, p.opt.Selection, periodWord(g), g)})
 	default:
-		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %s merged into %s",
-			from, g, pluralRowsAt(base.Len(), from), pluralRowsAt(out.Len(), g))
+		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %s%s merged into %s",
+			from, g, p.via, pluralRowsAt(base.Len(), grainOf(base)), pluralRowsAt(out.Len(), g))
 	}
 	meta.Optimizations = append(meta.Optimizations, change)
 	return out, meta, nil
+}
+
+// selectionAtCoarserGrain warns that the selection applies to rows of the
+// coarser grain g the source was asked at.
+func (p *pipeline) selectionAtCoarserGrain(g Grain) Warning {
+	from := p.requested
+	return Warning{Type: "filter_at_coarser_grain",
+		Detail: fmt.Sprintf("The selection (%s) now applies to %s rows, not to %s rows as asked: the answer had to be asked again at %s grain, so each row is a whole %s period that matches, not a sum of the %s rows that matched. Tell the user",
+			p.opt.Selection, g, from, g, periodWord(g), from)}
 }
 
 // periodWord names one period of a grain ("month"), or "date range" for Total.

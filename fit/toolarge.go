@@ -1,5 +1,7 @@
 package fit
 
+import "context"
+
 // shedLevels are the summary sizes tried in turn: fewer top values first, so the
 // summary always fits.
 var shedLevels = []SummaryOptions{
@@ -16,8 +18,11 @@ var shedLevels = []SummaryOptions{
 //
 // What is shed, in order, until it fits: the query echo (finishFitted), then top
 // values (shedLevels), then suggestions but the first, then that one too.
-func (p *pipeline) tooLarge(base *Table) (*Response, error) {
-	if base.Len() == 0 {
+//
+// For a Large table (base nil) the summary is of its aggregates, and the
+// narrower queries are computed from the coarser table in hand, if any.
+func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error) {
+	if base != nil && base.Len() == 0 {
 		return p.renderEmpty(base, p.meta)
 	}
 	meta := p.meta
@@ -27,15 +32,25 @@ func (p *pipeline) tooLarge(base *Table) (*Response, error) {
 	}
 	meta.ReturnedRows = 0
 	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: p.requested}
-	baseView := p.view(base)
-	fullTokens := baseView.tokens
-	suggestions := p.suggestions(baseView, p.meta)
+	largest := shedLevels[0]
+	var complete *Summary
+	var fullTokens int
+	var suggestions []Suggestion
+	if base != nil {
+		baseView := p.view(base)
+		fullTokens = baseView.tokens
+		suggestions = p.suggestions(baseView, p.meta)
+		largest.MainMetric = p.mainMetric(base)
+		complete = Summarize(base, largest)
+	} else {
+		var err error
+		if complete, fullTokens, suggestions, err = p.largeSummary(ctx, largest, &meta); err != nil {
+			return nil, err
+		}
+	}
 	if suggestions == nil {
 		suggestions = []Suggestion{}
 	}
-	largest := shedLevels[0]
-	largest.MainMetric = p.mainMetric(base)
-	complete := Summarize(base, largest)
 	levels := append([]SummaryOptions(nil), shedLevels...)
 	last := len(levels) - 1
 	// With no top values left, fewer suggestions: the first, then none.
