@@ -113,11 +113,8 @@ type pipeline struct {
 	meta      Meta
 	// lastMeta is the _meta of the blocks finish built last.
 	lastMeta Meta
-	// large is the requested table when it is too large to hold (FitLarge);
-	// via then says how the coarser table in hand was obtained, for the
-	// details of roll-ups from it.
+	// large is the requested table when it is too large to hold (FitLarge).
 	large *Large
-	via   string
 	// largeBase is the coarser table FitLarge answers from, step 1 applied:
 	// the data in hand for the narrower queries of the summary.
 	largeBase *Table
@@ -278,8 +275,8 @@ func (p *pipeline) coarsen(ctx context.Context, base *Table, g Grain) (*Table, M
 			Detail: fmt.Sprintf("Each %s row sums only the %s rows selected by %s; it is not the whole %s. Tell the user, or re-query with time_granularity %s to select whole periods",
 				g, from, p.opt.Selection, periodWord(g), g)})
 	default:
-		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %s%s merged into %s",
-			from, g, p.via, pluralRowsAt(base.Len(), grainOf(base)), pluralRowsAt(out.Len(), g))
+		change.Detail = fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: %s merged into %s",
+			from, g, pluralRowsAt(base.Len(), from), pluralRowsAt(out.Len(), g))
 	}
 	meta.Optimizations = append(meta.Optimizations, change)
 	return out, meta, nil

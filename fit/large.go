@@ -19,7 +19,9 @@ type Large struct {
 	// Schema has the requested table's columns (no rows), grain and notices.
 	Schema *Table
 	// Rows is how many rows the requested table has, those step 1 removes
-	// included; Removed is those rows (every judged dimension empty).
+	// included; 0 when they were not counted (a coarser grain already has
+	// too many rows to fit: the aggregates count them). Removed is the rows
+	// step 1 removes (every judged dimension empty).
 	Rows    int
 	Removed *Table
 	// Aggregates computes the aggregates of the rows step 1 keeps, for the
@@ -44,8 +46,13 @@ func FitLarge(ctx context.Context, l *Large, coarse *Table, opt Options) (*Respo
 		return nil, err
 	}
 	kept := l.Rows - l.Removed.Len()
-	if kept <= opt.Budget && (opt.MaxLines == 0 || kept+1 <= opt.MaxLines) {
+	switch {
+	case l.Rows > 0 && kept <= opt.Budget && (opt.MaxLines == 0 || kept+1 <= opt.MaxLines):
 		return nil, ErrNotLarge
+	case l.Rows == 0 || kept > opt.Budget:
+		p.bind(LimitTokens)
+	default:
+		p.bind(LimitLines)
 	}
 	if coarse != nil && !slices.Contains(coarser(p.requested), grainOf(coarse)) {
 		return nil, fmt.Errorf("fit: the coarser table is at %s grain, not coarser than %s", grainOf(coarse), p.requested)
@@ -65,39 +72,83 @@ func FitLarge(ctx context.Context, l *Large, coarse *Table, opt Options) (*Respo
 }
 
 // fromCoarse tries the coarser table the source returned, then grains coarser
-// still, rolled up from it; nil when none fits. The requested grain's _meta
-// is left as it was, for the summary.
+// still — rolled up from it, as the source would answer them, or asked of
+// the source when they cannot be (distinct counts, a selection) — until one
+// fits; nil when none does. Each is step 1 applied to the table at its grain,
+// as to a re-query. The requested grain's _meta is left as it was, for the
+// summary.
 func (p *pipeline) fromCoarse(ctx context.Context, coarse *Table) (*Response, error) {
-	requestedMeta := p.meta
-	requestedMeta.Optimizations = slices.Clone(p.meta.Optimizations)
-	requestedMeta.Warnings = slices.Clone(p.meta.Warnings)
-	defer func() { p.meta = requestedMeta }()
-
-	g := grainOf(coarse)
-	meta := p.meta
-	meta.Optimizations = slices.Clone(p.meta.Optimizations)
-	meta.Warnings = slices.Clone(p.meta.Warnings)
-	meta.SourceCalls++
-	out, meta := p.adopt(coarse, p.large.Schema, g, meta)
-	p.largeBase = out
-	base := meta
-	base.Optimizations = slices.Clone(meta.Optimizations)
-	from := p.requested
-	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(from), To: string(g),
-		RowsBefore: p.large.Rows, RowsAfter: out.Len(),
-		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete data fits: the %s cannot fit (each row costs at least a token), so the source was asked at %s grain and returned %s",
-			from, g, pluralRowsAt(p.large.Rows, from), g, pluralRows(out.Len()))})
-	if p.opt.Selection != "" {
-		meta.Warnings = append(meta.Warnings, p.selectionAtCoarserGrain(g))
+	requested := cloneMeta(p.meta)
+	calls := p.meta.SourceCalls + 1
+	defer func() { p.meta = requested; p.meta.SourceCalls = calls }()
+	from, g0, kept := p.requested, grainOf(coarse), p.large.Rows-p.large.Removed.Len()
+	cannot := fmt.Sprintf("the %s cannot fit (each row costs at least a token)", pluralRowsAt(p.large.Rows, from))
+	try := func(raw *Table, g Grain, detail func(rows int) string) (*Response, bool, *Table, error) {
+		meta := cloneMeta(requested)
+		meta.SourceCalls = calls
+		out, meta := p.adopt(raw, p.large.Schema, g, meta)
+		meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(from), To: string(g),
+			RowsBefore: kept, RowsAfter: out.Len(), Detail: "Changed time aggregation from " + string(from) + " to " + string(g) + " so the complete data fits: " + detail(out.Len())})
+		if p.opt.Selection != "" {
+			meta.Warnings = append(meta.Warnings, p.selectionAtCoarserGrain(g))
+		}
+		resp, ok, err := p.render(out, meta)
+		return resp, ok, out, err
 	}
-	if resp, ok, err := p.render(out, meta); err != nil || ok {
+	resp, ok, out, err := try(coarse, g0, func(n int) string {
+		return fmt.Sprintf("%s, so the source was asked at %s grain and returned %s", cannot, g0, pluralRows(n))
+	})
+	p.largeBase = out
+	if err != nil || ok {
 		return resp, err
 	}
-	// Coarser grains, from the table in hand; their details say how it came.
-	p.meta = base
-	p.meta.SourceCalls = meta.SourceCalls
-	p.via = fmt.Sprintf("the source was asked at %s grain (the %s cannot fit), and ", g, pluralRowsAt(p.large.Rows, from))
-	return p.coarsenAll(ctx, out)
+	for _, g := range coarser(g0) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var raw *Table
+		var detail func(int) string
+		// A roll-up of the coarser table is what the source answers at g,
+		// but for a selection (it applies to the rows of the grain asked).
+		if p.opt.Selection == "" && canRollup(g0, g) {
+			if n, err := rowCountAt(coarse, g); err == nil && (n > p.opt.Budget || p.opt.MaxLines > 0 && n+1 > p.opt.MaxLines) {
+				continue
+			}
+			if rolled, dropped, err := Rollup(coarse, g); err == nil && len(dropped) == 0 {
+				raw = SortRows(rolled, p.opt.Sort)
+				detail = func(n int) string {
+					return fmt.Sprintf("%s, so the source was asked at %s grain, and its %s merged into %s", cannot, g0, pluralRowsAt(coarse.Len(), g0), pluralRowsAt(n, g))
+				}
+			}
+		}
+		if raw == nil {
+			if p.opt.Requery == nil {
+				continue
+			}
+			fresh, err := p.opt.Requery(ctx, g)
+			calls++
+			if err != nil {
+				return nil, fmt.Errorf("fit: re-query at %s grain: %w", g, err)
+			}
+			if err := fresh.Validate(); err != nil {
+				return nil, err
+			}
+			raw = fresh
+			detail = func(n int) string {
+				return fmt.Sprintf("%s, so the source was asked at %s grain and returned %s", cannot, g, pluralRows(n))
+			}
+		}
+		if resp, ok, _, err := try(raw, g, detail); err != nil || ok {
+			return resp, err
+		}
+	}
+	return nil, nil
+}
+
+func cloneMeta(m Meta) Meta {
+	m.Optimizations = slices.Clone(m.Optimizations)
+	m.Warnings = slices.Clone(m.Warnings)
+	return m
 }
 
 // adopt makes a table the source returned at grain g the answer's rows: what
@@ -144,6 +195,10 @@ func (p *pipeline) largeSummary(ctx context.Context, opt SummaryOptions, meta *M
 	agg, err := l.Aggregates(ctx)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("fit: aggregates of the %s rows: %w", p.requested, err)
+	}
+	if l.Rows == 0 { // counted now
+		l.Rows = agg.Rows + l.Removed.Len()
+		meta.OriginalRows = l.Rows
 	}
 	opt.MainMetric = p.mainMetric(l.Schema)
 	complete := SummarizeAggregates(l.Schema, agg, opt)

@@ -44,6 +44,10 @@ type Engine struct {
 	// BudgetOverrides are the configured budgets per client name ("*" for
 	// all) and client size limits.
 	BudgetOverrides budget.Overrides
+	// SizeFirstAbove is the number of stored facts a query reads above which
+	// a source that can count its rows (source.Sizer) is asked their number
+	// first (DefaultSizeFirstAbove when 0).
+	SizeFirstAbove int
 }
 
 // Request is one call.
@@ -121,24 +125,23 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	}
 	b := e.budgetFor(req, q)
 	req.progress("querying %d account(s), %s to %s", len(q.Accounts), q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
+	opts := e.fitOptions(q, b, started, req)
+	opts.Report.SourceCallsSoFar = calls.N
+	cov := e.coverage(ctx, q)
+	if resp, ok, err := e.answerLarge(ctx, q, b, opts, cov); ok || err != nil {
+		if err != nil {
+			return e.failed(ctx, started, b, q, err, calls)
+		}
+		return dataResult(resp), nil
+	}
 	tab, err := e.Source.Query(ctx, q)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var qe *query.Error
-		if errors.As(err, &qe) {
-			return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
-				map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
-		}
-		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
+		return e.failed(ctx, started, b, q, err, calls)
 	}
-	notices, withData := e.diagnose(ctx, q, tab)
+	notices, withData := e.diagnose(ctx, q, tab, cov)
 	tab.Notices = append(tab.Notices, notices...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
-	opts := e.fitOptions(q, b, started, req)
 	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
-	opts.Report.SourceCallsSoFar = calls.N
 	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -147,6 +150,20 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
 	}
 	return dataResult(resp), nil
+}
+
+// failed is the answer to a call whose source query failed: the model's
+// error to fix, or the source's.
+func (e *Engine) failed(ctx context.Context, started time.Time, b budget.Budget, q *query.Query, err error, calls *source.Calls) (*Result, error) {
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
+			map[string]any{"problems": problemList(qe.Problems)}, calls.N()), nil
+	}
+	return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
 }
 
 func (e *Engine) budgetFor(req Request, q *query.Query) budget.Budget {

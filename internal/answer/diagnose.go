@@ -27,8 +27,7 @@ import (
 // diagnose returns the notices explaining tab, the source's answer to q, and
 // the accounts that have data in q's range (all of them when the source cannot
 // say).
-func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table) ([]fit.Notice, []string) {
-	cov := e.coverage(ctx, q)
+func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table, cov map[string]source.Coverage) ([]fit.Notice, []string) {
 	var withData []string
 	outs := outside(q, cov)
 	for _, a := range q.Accounts {

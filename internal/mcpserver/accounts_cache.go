@@ -122,3 +122,7 @@ func (c *accountCache) known() []ads.Account {
 	defer c.mu.Unlock()
 	return c.last
 }
+
+// Sized passes on the cached source's Sizer (source.SizedSource): counting
+// and summarizing a query's rows is never cached.
+func (c *accountCache) Sized() source.Sizer { return source.SizerOf(c.src) }

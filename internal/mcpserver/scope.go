@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -70,10 +69,8 @@ func (s scoped) Coverage(ctx context.Context, accountIDs []string) (map[string]s
 // Query refuses accounts outside the principal's, as a second line of defence
 // (normalization only knows the principal's accounts, so none should arrive).
 func (s scoped) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
-	for _, a := range q.Accounts {
-		if !s.p.Allows(a) {
-			return nil, fmt.Errorf("account %s not found", a.AccountID)
-		}
+	if err := (scopedSizer{p: s.p}).allowed(q); err != nil {
+		return nil, err
 	}
 	return s.Source.Query(ctx, q)
 }

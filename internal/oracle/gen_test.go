@@ -13,6 +13,9 @@ import (
 
 // gen draws random query tool calls over the demo data.
 type gen struct {
+	// smallBudgets draws every budget from 1,000…10,000 tokens, so more
+	// answers are too large for the requested grain.
+	smallBudgets bool
 	r        *rand.Rand
 	d        *Data
 	accounts []string // sorted account IDs
@@ -312,7 +315,7 @@ func (g *gen) next() *call {
 	c.Client = g.pick([]string{"", "claude-code", "claude-code/2.1.96", "claude-code/2.1.332", "claude-ai", "ChatGPT", "test-client",
 		"codex-mcp-client/0.46.0", "codex-mcp-client/0.171.0", "Codex", "github-copilot-developer/1.0.3"})
 	b := int(math.Exp(math.Log(1000) + g.r.Float64()*(math.Log(80000)-math.Log(1000))))
-	if big && g.chance(0.6) {
+	if big && g.chance(0.6) || g.smallBudgets {
 		b = 1000 + g.r.IntN(9000)
 	}
 	switch x := g.r.Float64(); {

@@ -217,14 +217,46 @@ type invariant struct {
 }
 
 func TestProperty(t *testing.T) {
+	property(t, &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}, *flagCases, false)
+}
+
+// TestPropertySizeFirst runs the random queries through the size-first path:
+// every query the warehouse can count (no limit) is counted first, and one
+// whose rows cannot fit is answered from a coarser grain it fetches, or
+// summarized from aggregates — checked by the same invariants against the
+// same oracle.
+func TestPropertySizeFirst(t *testing.T) {
+	cases := property(t, &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now, SizeFirstAbove: 1}, max(1, *flagCases*2/5), true)
+	// The path was taken: answers from a grain the source was asked at
+	// first, and summaries whose rows were never read (more source calls
+	// than the one query).
+	asked, summarized := 0, 0
+	for _, c := range cases {
+		if c.res == nil || len(c.res.Blocks) == 0 {
+			continue
+		}
+		if strings.Contains(c.res.Blocks[0], "cannot fit (each row costs at least a token), so the source was asked at") {
+			asked++
+		}
+		if c.isSumm() && c.res.Report.SourceCalls > 2 {
+			summarized++
+		}
+	}
+	t.Logf("size-first: %d answers from a coarser grain asked first, %d summaries from aggregates", asked, summarized)
+	if asked == 0 || summarized == 0 {
+		t.Errorf("the size-first path was not exercised: %d answers asked at a coarser grain, %d summaries", asked, summarized)
+	}
+}
+
+func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*tcase {
 	d := oracleData(t)
-	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
 	g := newGen(*flagSeed, d)
+	g.smallBudgets = smallBudgets
 	started := time.Now()
 	var cases []*tcase
 	kinds := map[string]int{}
 	invalid := map[string]int{}
-	for i := 0; i < *flagCases; i++ {
+	for i := 0; i < ncases; i++ {
 		c := g.next()
 		tc := run(t, e, fmt.Sprintf("#%d", i), c, c.JSON())
 		cases = append(cases, tc)
@@ -268,7 +300,7 @@ func TestProperty(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d calls (%d generated) in %v: %v", len(cases), *flagCases, time.Since(started).Round(time.Millisecond), kinds)
+	t.Logf("%d calls (%d generated) in %v: %v", len(cases), ncases, time.Since(started).Round(time.Millisecond), kinds)
 	if len(invalid) > 0 {
 		t.Logf("invalid_query problems: %v", invalid)
 	}
@@ -346,6 +378,7 @@ func TestProperty(t *testing.T) {
 			}
 		})
 	}
+	return cases
 }
 
 var digits = regexp.MustCompile(`\d+`)

@@ -14,9 +14,6 @@ import (
 // results"). The SQL warehouses implement it (sqlgen.Sized); the live
 // sources, which hold no rows before fetching, do not.
 type Sizer interface {
-	// FactRows counts the stored facts q reads: a bound on its rows at any
-	// grain, from one cheap scan.
-	FactRows(ctx context.Context, q *query.Query) (int, error)
 	// RowCounts is how many rows q returns at each of grains.
 	RowCounts(ctx context.Context, q *query.Query, grains []fit.Grain) ([]int, error)
 	// Removed is the rows of q whose every judged dimension is empty (fit's
@@ -24,4 +21,23 @@ type Sizer interface {
 	Removed(ctx context.Context, q *query.Query) (*fit.Table, error)
 	// Aggregates are what fit.SummarizeAggregates needs of q's other rows.
 	Aggregates(ctx context.Context, q *query.Query) (*fit.Aggregates, error)
+}
+
+// SizedSource is a source wrapping another (a cache of its accounts, a
+// principal's view of it) that passes on the wrapped source's Sizer, or
+// says it has none (nil).
+type SizedSource interface {
+	Sized() Sizer
+}
+
+// SizerOf is src's Sizer — its own, or what a wrapping source passes on —
+// and nil when it has none.
+func SizerOf(src Source) Sizer {
+	if w, ok := src.(SizedSource); ok {
+		return w.Sized()
+	}
+	if s, ok := src.(Sizer); ok {
+		return s
+	}
+	return nil
 }

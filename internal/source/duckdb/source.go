@@ -44,7 +44,17 @@ type Options struct {
 	// filling it with the demo dataset: only the single-user default may be
 	// filled, never a file someone configured for a server with tenants.
 	NoDemoFill bool
+	// MemoryLimitMB bounds the memory DuckDB uses to answer queries (its
+	// memory_limit; large aggregations spill to a private temporary
+	// directory instead): DefaultMemoryLimitMB when 0, none when negative.
+	MemoryLimitMB int
 }
+
+// DefaultMemoryLimitMB is DuckDB's default memory limit for reading the
+// warehouse: enough for the flagship query many times over, and it keeps a
+// server answering multi-million-row summaries under ~300 MB of RSS
+// (docs/benchmarks.md, "Huge results in bounded memory").
+const DefaultMemoryLimitMB = 128
 
 // ErrEmpty: the warehouse holds no data and Options.NoDemoFill forbids the demo dataset.
 var ErrEmpty = errors.New("the warehouse holds no data")
@@ -68,6 +78,8 @@ type Source struct {
 	corrupt atomic.Pointer[error]
 	// Sized counts and summarizes results in the warehouse (source.Sizer).
 	sqlgen.Sized
+	// spill is where DuckDB writes what its memory limit does not hold.
+	spill *spillDir
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
@@ -90,6 +102,7 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 	if err := ensureLoaded(ctx, path, opt); err != nil {
 		return nil, err
 	}
+	spill := newSpill(path, opt.MemoryLimitMB)
 	db, err := openReadOnly(ctx, path)
 	if err != nil {
 		return nil, err
@@ -107,11 +120,14 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		}
 	}
 	isDemo, label, err := readDemo(ctx, db)
+	if err == nil {
+		err = spill.apply(ctx, db)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label}), nil
+	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label, spill: spill}), nil
 }
 
 // openReadOnly opens the warehouse file read-only, as the server reads it.
@@ -169,7 +185,11 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 func (s *Source) Path() string { return s.path }
 
 // Close closes the warehouse.
-func (s *Source) Close() error { return s.db.Close() }
+func (s *Source) Close() error {
+	err := s.db.Close()
+	s.spill.remove()
+	return err
+}
 
 // DB exposes the database handle, for tests and benchmarks of this package's users.
 func (s *Source) DB() *sql.DB { return s.db }

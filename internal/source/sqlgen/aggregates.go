@@ -35,7 +35,7 @@ func (s Sized) Aggregates(ctx context.Context, q *query.Query) (*fit.Aggregates,
 	if p.Rows == "" {
 		return nil, fmt.Errorf("%s: aggregates of a query with a limit", s.Dialect.Name())
 	}
-	lay := newAggregateLayout(p, ad)
+	lay := newAggregateLayout(p, s.Dialect, q.Grain)
 	rowsFrom := func() (string, error) {
 		if ad.Materialize() {
 			return "r", nil
@@ -81,10 +81,11 @@ type aggregateLayout struct {
 	currency string // the currency column's expression, "" when none
 	dims     []int  // Columns indexes of the dimensions and time column
 	metrics  []int  // Columns indexes of the metrics, hidden ones too
+	period   string // the time column as text
 }
 
-func newAggregateLayout(p *Plan, d aggregateDialect) *aggregateLayout {
-	l := &aggregateLayout{p: p, d: d}
+func newAggregateLayout(p *Plan, d Dialect, grain fit.Grain) *aggregateLayout {
+	l := &aggregateLayout{p: p, d: d.(aggregateDialect), period: d.FormatPeriod(grain, "c0")}
 	for i, c := range p.Columns {
 		if c.Role == fit.RoleMetric {
 			l.metrics = append(l.metrics, i)
@@ -114,6 +115,10 @@ func columnIndex(cols []*fit.Column, name string) int {
 func (l *aggregateLayout) keys() []string {
 	var out []string
 	for _, i := range l.dims {
+		if l.p.Columns[i].Role == fit.RoleTime { // Plan.Rows has the period's date
+			out = append(out, l.period)
+			continue
+		}
 		out = append(out, fmt.Sprintf("coalesce(c%d, '')", i))
 	}
 	return append(out, "")

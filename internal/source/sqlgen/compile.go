@@ -80,8 +80,17 @@ type Plan struct {
 	// Rows, for a query without a limit, is the result's rows unordered, as
 	// a subquery: Columns as c0, c1, … and e_, fit's empty flag (1 when every
 	// dimension step 1 judges is empty); for aggregates over the result
-	// computed where its rows are (large.go).
+	// computed where its rows are (large.go). Its time column (c0, when
+	// Columns has one) is the period's first DATE, not yet formatted as
+	// text (FormatPeriod): grouping by a date is cheaper.
 	Rows string
+	// Groups, for a query without a metric filter, is its grouping stage,
+	// one row per result row where fact_rows > 0: counted without computing
+	// a metric (large.go).
+	Groups string
+	// groupsArgs is how many of the builder's parameters Groups uses (those
+	// of the plans compiled before it, then its own).
+	groupsArgs int
 }
 
 // builder accumulates SQL text and parameters.
@@ -130,6 +139,8 @@ func compileWith(q *query.Query, d Dialect, b *builder, onlyEmpty []string) (*Pl
 	if err != nil {
 		return nil, err
 	}
+	c.agg = agg
+	c.p.groupsArgs = len(c.b.args)
 	calcSQL := c.calculate(agg)
 	if err := c.final(calcSQL); err != nil {
 		return nil, err
@@ -157,6 +168,8 @@ type compilation struct {
 	metricRef map[string]string
 	// onlyEmpty: see compileWith.
 	onlyEmpty []string
+	// agg is the grouping stage's SQL.
+	agg string
 }
 
 // useMetrics finds the metrics used and the additive sums they need.
@@ -449,7 +462,13 @@ func (c *compilation) final(calcSQL string) error {
 	}
 	rowCols := make([]string, len(out))
 	for i, o := range out {
+		if i == 0 && c.q.Grain.TimeColumn() != "" {
+			o = "p"
+		}
 		rowCols[i] = fmt.Sprintf("%s AS c%d", o, i)
+	}
+	if len(having) == 0 {
+		c.p.Groups = c.agg
 	}
 	c.p.Rows = fmt.Sprintf("SELECT %s, %s AS e_\nFROM (\n  %s\n) AS calc%s", strings.Join(rowCols, ", "), emptyFlag(c.q, c.p), calcSQL, havingSQL)
 	if c.d.WindowCount() {

@@ -9,12 +9,13 @@ import (
 )
 
 // CoverageSQL is the statement listing, for each of accountIDs that has fact
-// rows, its first and last fact date as YYYY-MM-DD text: what
+// rows, its first and last fact date as YYYY-MM-DD text and its number of
+// fact rows: what
 // source.CoverageSource answers. It reads only the facts table's account_id
 // and date columns, the same in every layout.
 func CoverageSQL(d Dialect, accountIDs []string) (string, []any) {
 	b := &builder{d: d}
-	sql := fmt.Sprintf("SELECT f.account_id, %s, %s\nFROM facts f\nWHERE f.account_id IN (%s)\nGROUP BY f.account_id",
+	sql := fmt.Sprintf("SELECT f.account_id, %s, %s, COUNT(*)\nFROM facts f\nWHERE f.account_id IN (%s)\nGROUP BY f.account_id",
 		d.FormatPeriod(fit.Daily, "MIN(f.date)"), d.FormatPeriod(fit.Daily, "MAX(f.date)"), b.params(anySlice(accountIDs)))
 	return sql, b.args
 }
@@ -24,7 +25,8 @@ func ReadCoverage(rows Rows) (map[string]source.Coverage, error) {
 	out := map[string]source.Coverage{}
 	for rows.Next() {
 		var id, first, last string
-		if err := rows.Scan(&id, &first, &last); err != nil {
+		var facts int64
+		if err := rows.Scan(&id, &first, &last, &facts); err != nil {
 			return nil, fmt.Errorf("read coverage: %w", err)
 		}
 		f, err := time.Parse(time.DateOnly, first)
@@ -35,7 +37,7 @@ func ReadCoverage(rows Rows) (map[string]source.Coverage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read coverage: %w", err)
 		}
-		out[id] = source.Coverage{First: f, Last: l}
+		out[id] = source.Coverage{First: f, Last: l, Facts: int(facts)}
 	}
 	return out, rows.Err()
 }

@@ -2,7 +2,6 @@ package sqlgen
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -50,30 +49,6 @@ func (Postgres) Materialize() bool       { return true }
 func (ClickHouse) Int64(e string) string { return "toInt64(" + e + ")" }
 func (ClickHouse) Materialize() bool     { return false }
 
-// FactRows counts the facts q reads (its accounts, dates and dimension
-// filters): a bound on its rows at every grain, from one cheap scan.
-func (s Sized) FactRows(ctx context.Context, q *query.Query) (int, error) {
-	c := &compilation{q: q, d: s.Dialect, p: &Plan{}, b: &builder{d: s.Dialect}}
-	if err := c.useMetrics(); err != nil {
-		return 0, err
-	}
-	agg, err := c.aggregate()
-	if err != nil {
-		return 0, err
-	}
-	// The grouped stage's FROM and WHERE, counted without grouping.
-	from := agg[strings.Index(agg, "\n  FROM "):]
-	if i := strings.Index(from, "\n  GROUP BY "); i >= 0 {
-		from = from[:i]
-	}
-	var n int64
-	err = s.run(ctx, "SELECT COUNT(*)"+from, c.b.args, func(r Rows) error { return scanOne(r, &n) })
-	if err != nil {
-		return 0, fmt.Errorf("%s: count facts: %w", s.Dialect.Name(), err)
-	}
-	return int(n), nil
-}
-
 // RowCounts is how many rows q returns at each of grains, in one statement;
 // -1 at a grain q cannot be asked at (a filter on a metric not available
 // there).
@@ -96,6 +71,11 @@ func (s Sized) RowCounts(ctx context.Context, q *query.Query, grains []fit.Grain
 		}
 		if p.Rows == "" {
 			return nil, fmt.Errorf("%s: row counts of a query with a limit", s.Dialect.Name())
+		}
+		if p.Groups != "" { // no metric filter: the groups are the rows
+			b.args = b.args[:p.groupsArgs]
+			parts = append(parts, fmt.Sprintf("SELECT %d AS g, COUNT(*) AS n FROM (\n%s\n) AS r%d WHERE fact_rows > 0", i, p.Groups, i))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("SELECT %d AS g, COUNT(*) AS n FROM (\n%s\n) AS r%d", i, p.Rows, i))
 	}
@@ -145,17 +125,4 @@ func (s Sized) Removed(ctx context.Context, q *query.Query) (*fit.Table, error) 
 		t = t.Select(nil)
 	}
 	return t, nil
-}
-
-func scanOne(r Rows, dest any) error {
-	if !r.Next() {
-		if err := r.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := r.Scan(dest); err != nil {
-		return err
-	}
-	return r.Err()
 }

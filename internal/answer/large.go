@@ -1,0 +1,135 @@
+package answer
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// Defaults of the size-first path (docs/fit.md, "Large results").
+const (
+	// DefaultSizeFirstAbove is the number of stored facts a query reads above
+	// which the engine counts its rows where they are before fetching any:
+	// below it, reading the rows costs less than counting them first.
+	DefaultSizeFirstAbove = 250_000
+	// maxSuggestionRows is the most rows of a coarser grain fetched only to
+	// compute a summary's narrower queries (when no grain can fit).
+	maxSuggestionRows = 100_000
+)
+
+// sizeFirstAbove is the engine's threshold, or the default.
+func (e *Engine) sizeFirstAbove() int {
+	if e.SizeFirstAbove > 0 {
+		return e.SizeFirstAbove
+	}
+	return DefaultSizeFirstAbove
+}
+
+// answerLarge answers q without bringing its rows into memory when they are
+// provably too many to fit the budget and the source can count and
+// summarize them where they are (source.Sizer): it counts the rows at each
+// grain first, fetches only the finest coarser grain that might fit, and
+// summarizes the requested grain from aggregates when none does. ok is false
+// when q is not such a query (or the source cannot say): the caller then
+// fetches its rows as usual.
+func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage) (resp *fit.Response, ok bool, err error) {
+	sz := source.SizerOf(e.Source)
+	if sz == nil || q.Limit > 0 {
+		return nil, false, nil
+	}
+	if facts := factsIn(q, cov); facts <= e.sizeFirstAbove() || facts <= b.Effective {
+		return nil, false, nil
+	}
+	grains := fit.Grains[slices.Index(fit.Grains, q.Grain):]
+	// The total grain first: its rows are the fewest, and when they cannot
+	// fit, no grain can — the others need not be counted.
+	total, err := sz.RowCounts(ctx, q, []fit.Grain{fit.Total})
+	if err != nil {
+		return nil, false, err
+	}
+	counts := make([]int, len(grains))
+	for i := range counts {
+		counts[i] = -1
+	}
+	counts[len(counts)-1] = total[0]
+	if mightFit(total[0], opts) && len(grains) > 1 {
+		if counts, err = sz.RowCounts(ctx, q, grains); err != nil {
+			return nil, false, err
+		}
+	}
+	if counts[0] >= 0 && mightFit(counts[0], opts) {
+		return nil, false, nil // the usual path: its rows are few enough to try
+	}
+	rows := max(counts[0], 0) // 0: not counted; the aggregates count them
+	removed, err := sz.Removed(ctx, q)
+	if err != nil {
+		return nil, false, err
+	}
+	// The finest coarser grain that might fit, else the coarsest, if small
+	// enough to fetch for the summary's narrower queries.
+	var coarseGrain fit.Grain
+	for i := len(grains) - 1; i >= 1; i-- {
+		if counts[i] >= 0 && (mightFit(counts[i], opts) || coarseGrain == "" && counts[i] <= maxSuggestionRows) {
+			coarseGrain = grains[i]
+		}
+	}
+	var coarse *fit.Table
+	if coarseGrain != "" {
+		qc := *q
+		qc.Grain = coarseGrain
+		if coarse, err = e.Source.Query(ctx, &qc); err != nil {
+			return nil, false, err
+		}
+	}
+	schema := removed.Select(nil)
+	large := &fit.Large{Schema: schema, Rows: rows, Removed: removed,
+		Aggregates: func(ctx context.Context) (*fit.Aggregates, error) { return sz.Aggregates(ctx, q) }}
+	diagnosed := coarse
+	if diagnosed == nil {
+		diagnosed = schema
+	}
+	notices, withData := e.diagnose(ctx, q, diagnosed, cov)
+	if coarse == nil {
+		notices = fractionFilters(q) // no rows in hand to say more from
+	}
+	schema.Notices = append(schema.Notices, notices...)
+	if coarse != nil {
+		coarse.Notices = append(coarse.Notices, notices...)
+	}
+	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	resp, err = fit.FitLarge(ctx, large, coarse, opts)
+	if errors.Is(err, fit.ErrNotLarge) {
+		return nil, false, nil
+	}
+	return resp, err == nil, err
+}
+
+// factsIn estimates the facts q reads from its accounts' coverage: each
+// account's facts spread evenly over its span of dates, for the days of the
+// span in q's range (an overestimate for an account paused a while). With no
+// coverage it says nothing (0): the rows are read as usual.
+func factsIn(q *query.Query, cov map[string]source.Coverage) int {
+	total := 0.0
+	for _, a := range q.Accounts {
+		c, ok := cov[a.AccountID]
+		if !ok || !c.Overlaps(q.Start, q.End) {
+			continue
+		}
+		span := c.Last.Sub(c.First).Hours()/24 + 1
+		from, to := max(c.First.Unix(), q.Start.Unix()), min(c.Last.Unix(), q.End.Unix())
+		days := float64(to-from)/86400 + 1
+		total += float64(c.Facts) * days / span
+	}
+	return int(total)
+}
+
+// mightFit says rows rows might fit the budget: each costs at least a token,
+// and a line where the client counts lines.
+func mightFit(rows int, opts fit.Options) bool {
+	return rows <= opts.Budget && (opts.MaxLines == 0 || rows+1 <= opts.MaxLines)
+}
