@@ -16,10 +16,10 @@ type gen struct {
 	// smallBudgets draws every budget from 1,000…10,000 tokens, so more
 	// answers are too large for the requested grain.
 	smallBudgets bool
-	r        *rand.Rand
-	d        *Data
-	accounts []string // sorted account IDs
-	byAcct   map[string]map[string][]string
+	r            *rand.Rand
+	d            *Data
+	accounts     []string // sorted account IDs
+	byAcct       map[string]map[string][]string
 }
 
 // textFields are the dimensions filters are drawn on.
@@ -159,7 +159,7 @@ func (g *gen) next() *call {
 			k--
 		}
 	}
-	big := g.chance(0.15) // many rows: fine dimensions, daily, long ranges
+	big := g.chance(0.15) || g.smallBudgets && g.chance(0.4) // many rows: fine dimensions, daily, long ranges
 	if big {
 		dims = nil
 		fine := []string{"ad_name", "country", "device", "publisher_platform", "adset_name", "campaign_name"}

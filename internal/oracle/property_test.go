@@ -226,7 +226,7 @@ func TestProperty(t *testing.T) {
 // summarized from aggregates — checked by the same invariants against the
 // same oracle.
 func TestPropertySizeFirst(t *testing.T) {
-	cases := property(t, &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now, SizeFirstAbove: 1}, max(1, *flagCases*2/5), true)
+	cases := property(t, &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now, SizeFirstAbove: 1}, *flagCases, true)
 	// The path was taken: answers from a grain the source was asked at
 	// first, and summaries whose rows were never read (more source calls
 	// than the one query).
