@@ -1,9 +1,11 @@
-// Package live is the source over ad platforms' APIs: for each query it asks
+// Package live is the source over ad platforms' APIs: for a query it asks
 // every platform's connector, in parallel, for the rows of its accounts, stages
 // them in an in-memory DuckDB warehouse and answers with the warehouse's own
 // SQL. So a query over Meta and Google accounts together has exactly the
 // semantics of the embedded warehouse (grains, ratios from summed parts, metric
 // filters, reach only where exact), and a connector only has to fetch rows.
+// Within one tool call the staged rows are kept and answer the call's later
+// queries they cover, so the pipeline's re-queries cost no API request.
 package live
 
 import (
