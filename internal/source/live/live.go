@@ -99,31 +99,35 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 // need, with reach at every coarser grain (see planPass), so that those later
 // queries make no new request.
 func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
-	st := s.staging(ctx)
-	if st == nil {
-		wh, _, err := s.stage(ctx, q, planPass(q, false))
-		if err != nil {
-			return nil, err
-		}
-		defer wh.Close()
-		return answer(ctx, wh, q)
-	}
-	if e := st.find(q); e != nil {
-		return e.answer(ctx, q)
-	}
-	wh, cov, err := s.stage(ctx, q, planPass(q, true))
+	e, release, err := s.stagedFor(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	e, release := st.keep(wh, cov)
 	defer release()
 	return e.answer(ctx, q)
 }
 
-// answer runs q on a staged warehouse: local work, not a request to the
-// platform.
-func answer(ctx context.Context, wh *duckdb.Source, q *query.Query) (*fit.Table, error) {
-	return wh.Query(source.WithCalls(ctx, &source.Calls{}), q)
+// stagedFor is a staged warehouse that answers q exactly, and what to call
+// once done with it: the call's own when one covers q, else a new fetch (kept
+// for the call's later queries when ctx belongs to a call, released after
+// this query otherwise).
+func (s *Source) stagedFor(ctx context.Context, q *query.Query) (*staged, func(), error) {
+	st := s.staging(ctx)
+	if st != nil {
+		if e := st.find(q); e != nil {
+			return e, func() {}, nil
+		}
+	}
+	wh, cov, err := s.stage(ctx, q, planPass(q, st != nil))
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		e := &staged{wh: wh, cov: cov}
+		return e, e.release, nil
+	}
+	e, release := st.keep(wh, cov)
+	return e, release, nil
 }
 
 // stage runs pass over q's accounts and loads the rows in an in-memory
