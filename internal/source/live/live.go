@@ -153,6 +153,11 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 	for _, a := range q.Accounts {
 		byPlatform[a.Platform] = append(byPlatform[a.Platform], a)
 	}
+	for platform, accts := range byPlatform {
+		if s.connector(platform) == nil {
+			return nil, nil, fmt.Errorf("no %s connector is configured for accounts %v", platform, accountIDs(accts))
+		}
+	}
 	b := newBatch()
 	missing := make([]bool, len(p.reach)) // reach steps a reach-reporting platform could not fetch
 	var (
@@ -183,9 +188,6 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 	}
 	for platform, accts := range byPlatform {
 		c := s.connector(platform)
-		if c == nil {
-			return nil, nil, fmt.Errorf("no %s connector is configured for accounts %v", platform, accountIDs(accts))
-		}
 		run(platform, func() error { return c.Fetch(ctx, p.facts, accts, b) })
 		rf, ok := c.(ReachFetcher)
 		for i, step := range p.reach {
