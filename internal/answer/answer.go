@@ -103,6 +103,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	started := time.Now()
 	calls := &source.Calls{}
 	ctx = source.WithCalls(ctx, calls)
+	// What a source keeps for this call (a live source's fetched rows, which
+	// answer its re-queries) is released when the call ends.
+	ctx, scope := source.WithScope(ctx)
+	defer scope.Close()
 	// The rows this call reads stay held until its answer is built.
 	lease := e.Rows.Lease()
 	defer lease.Release()

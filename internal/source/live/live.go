@@ -1,9 +1,11 @@
-// Package live is the source over ad platforms' APIs: for each query it asks
+// Package live is the source over ad platforms' APIs: for a query it asks
 // every platform's connector, in parallel, for the rows of its accounts, stages
 // them in an in-memory DuckDB warehouse and answers with the warehouse's own
 // SQL. So a query over Meta and Google accounts together has exactly the
 // semantics of the embedded warehouse (grains, ratios from summed parts, metric
 // filters, reach only where exact), and a connector only has to fetch rows.
+// Within one tool call the staged rows are kept and answer the call's later
+// queries they cover, so the pipeline's re-queries cost no API request.
 package live
 
 import (
@@ -89,25 +91,84 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 // from the staged rows. If any account fails, the query fails with a
 // *source.AccountsError naming each failed account: never a subset passed off
 // as the whole.
+//
+// Within a tool call (a source.Scope in ctx), the staged rows are kept until
+// the call ends and answer the call's later queries they cover (see
+// coverage): the pipeline's re-query at a coarser grain, a probe, a narrower
+// selection. The first fetch is then one pass at the finest grain the call may
+// need, with reach at every coarser grain (see planPass), so that those later
+// queries make no new request.
 func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	e, release, err := s.stagedFor(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return e.answer(ctx, q)
+}
+
+// stagedFor is a staged warehouse that answers q exactly, and what to call
+// once done with it: the call's own when one covers q, else a new fetch (kept
+// for the call's later queries when ctx belongs to a call, released after
+// this query otherwise).
+func (s *Source) stagedFor(ctx context.Context, q *query.Query) (*staged, func(), error) {
+	st := s.staging(ctx)
+	if st != nil {
+		if e := st.find(q); e != nil {
+			return e, func() {}, nil
+		}
+	}
+	wh, cov, err := s.stage(ctx, q, planPass(q, st != nil))
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		e := &staged{wh: wh, cov: cov}
+		return e, e.release, nil
+	}
+	e, release := st.keep(wh, cov)
+	return e, release, nil
+}
+
+// stage runs pass over q's accounts and loads the rows in an in-memory
+// warehouse, returning what it covers.
+func (s *Source) stage(ctx context.Context, q *query.Query, p pass) (*duckdb.Source, *coverage, error) {
+	b, reach, err := s.fetch(ctx, q, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	mem, err := duckdb.OpenMemory(ctx, func(ctx context.Context, sink ads.Sink) error {
+		return b.emit(q.Accounts, sink)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("staging the fetched rows: %w", err)
+	}
+	return mem, newCoverage(p.facts, reach), nil
+}
+
+// fetch runs the pass's requests on every platform in parallel and returns
+// the rows and the reach they hold for every account.
+func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []duckdb.ReachNeed, error) {
 	byPlatform := map[string][]ads.Account{}
 	for _, a := range q.Accounts {
 		byPlatform[a.Platform] = append(byPlatform[a.Platform], a)
 	}
+	for platform, accts := range byPlatform {
+		if s.connector(platform) == nil {
+			return nil, nil, fmt.Errorf("no %s connector is configured for accounts %v", platform, accountIDs(accts))
+		}
+	}
 	b := newBatch()
+	missing := make([]bool, len(p.reach)) // reach steps a reach-reporting platform could not fetch
 	var (
 		mu     sync.Mutex
 		failed []*source.AccountError
 		other  []error
 		wg     sync.WaitGroup
 	)
-	for platform, accts := range byPlatform {
-		c := s.connector(platform)
-		if c == nil {
-			return nil, fmt.Errorf("no %s connector is configured for accounts %v", platform, accountIDs(accts))
-		}
+	run := func(platform string, fetch func() error) {
 		wg.Go(func() {
-			err := c.Fetch(ctx, q, accts, b)
+			err := fetch()
 			if err == nil {
 				return
 			}
@@ -125,28 +186,34 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 			}
 		})
 	}
+	for platform, accts := range byPlatform {
+		c := s.connector(platform)
+		run(platform, func() error { return c.Fetch(ctx, p.facts, accts, b) })
+		rf, ok := c.(ReachFetcher)
+		for i, step := range p.reach {
+			switch {
+			case ok:
+				run(platform, func() error { return rf.FetchReach(ctx, step.q, accts, b) })
+			case reportsReach(platform):
+				missing[i] = true
+			}
+		}
+	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(other) > 0 {
-		return nil, errors.Join(other...)
+		return nil, nil, errors.Join(other...)
 	}
 	if len(failed) > 0 {
+		failed = distinctAccounts(failed)
 		for _, f := range failed {
 			s.log.Warn("account fetch failed", "platform", f.Platform, "account", f.AccountID, "kind", f.Kind, "error", f.Err)
 		}
-		return nil, &source.AccountsError{Failed: failed, Succeeded: succeeded(q.Accounts, failed)}
+		return nil, nil, &source.AccountsError{Failed: failed, Succeeded: succeeded(q.Accounts, failed)}
 	}
-	mem, err := duckdb.OpenMemory(ctx, func(ctx context.Context, sink ads.Sink) error {
-		return b.emit(q.Accounts, sink)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("staging the fetched rows: %w", err)
-	}
-	defer mem.Close()
-	// The staged query is local work, not a request to the platform.
-	return mem.Query(source.WithCalls(ctx, &source.Calls{}), q)
+	return b, p.reachFetched(missing), nil
 }
 
 // Close does nothing: connectors hold no open resources.
@@ -167,6 +234,17 @@ func accountIDs(accts []ads.Account) []string {
 		out[i] = a.AccountID
 	}
 	return out
+}
+
+// distinctAccounts keeps each failed account once (a pass may ask it several
+// things), the first error reported for it.
+func distinctAccounts(failed []*source.AccountError) []*source.AccountError {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(failed, func(f *source.AccountError) bool {
+		dup := seen[f.AccountID]
+		seen[f.AccountID] = true
+		return dup
+	})
 }
 
 func succeeded(all []ads.Account, failed []*source.AccountError) []string {

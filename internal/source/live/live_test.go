@@ -15,6 +15,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -113,6 +114,24 @@ func (f *fakeConnector) Fetch(ctx context.Context, q *query.Query, accounts []ad
 	}
 	if len(failed) > 0 {
 		return &source.AccountsError{Failed: failed}
+	}
+	return nil
+}
+
+// FetchReach adds the reach rows q reads (live.ReachFetcher), counting one
+// call per account.
+func (f *fakeConnector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error {
+	need := duckdb.ReachNeeded(q, usedMetrics(q))
+	for _, a := range accounts {
+		source.CountCall(ctx)
+		if e := f.fail[a.AccountID]; e != nil {
+			return &source.AccountsError{Failed: []*source.AccountError{e}}
+		}
+		for _, r := range f.data.reach {
+			if need != nil && r.AccountID == a.AccountID && r.Level == need.Level && r.Grain == string(need.Grain) && !r.PeriodStart.Before(need.First) && !r.PeriodStart.After(need.Last) {
+				b.Reach(r)
+			}
+		}
 	}
 	return nil
 }

@@ -36,6 +36,38 @@ func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Ac
 	if err != nil {
 		return err
 	}
+	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
+		rows, err := c.fetchAccount(ctx, p, a)
+		if err == nil {
+			rows.addTo(b)
+		}
+		return err
+	})
+}
+
+// FetchReach adds to b only the reach q reads from accounts (live.ReachFetcher):
+// one Insights request per account for the reach of whole days, months or the
+// range (weekly reach: one per 20 weeks), asked in the same pass as the rows
+// of a finer grain so that a coarser answer needs no new fetch.
+func (c *Connector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
+	p, err := c.planQuery(q)
+	if err != nil || p.reach == nil {
+		return err
+	}
+	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
+		out := newAccountRows()
+		err := c.fetchReach(ctx, p, a, out)
+		if err == nil {
+			b.Reach(out.reach...)
+		}
+		return err
+	})
+}
+
+// eachAccount runs fetch for every account on the worker pool. Accounts that
+// fail fail together in a *source.AccountsError; when ctx ends, it returns
+// ctx's error.
+func (c *Connector) eachAccount(ctx context.Context, accounts []ads.Account, fetch func(ads.Account) error) error {
 	jobs := make(chan ads.Account)
 	var (
 		mu     sync.Mutex
@@ -45,12 +77,8 @@ func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Ac
 	for range min(c.opts.Workers, len(accounts)) {
 		wg.Go(func() {
 			for a := range jobs {
-				rows, err := c.fetchAccount(ctx, p, a)
-				if err == nil {
-					rows.addTo(b)
-					continue
-				}
-				if ctx.Err() != nil {
+				err := fetch(a)
+				if err == nil || ctx.Err() != nil {
 					continue
 				}
 				ae := c.accountError(a.AccountID, err)
@@ -112,10 +140,14 @@ func (r *accountRows) campaign(accountID, id string) *ads.Campaign {
 	return c
 }
 
+func newAccountRows() *accountRows {
+	return &accountRows{campaigns: map[string]*ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}}
+}
+
 // fetchAccount reads what p needs from one account.
 func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Account) (*accountRows, error) {
 	act := actPath(a.AccountID)
-	out := &accountRows{campaigns: map[string]*ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}}
+	out := newAccountRows()
 	if p.campaignStatus {
 		if err := c.campaigns(ctx, act, a.AccountID, out); err != nil {
 			return nil, err
@@ -139,21 +171,42 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 		}
 	}
 	if p.reach != nil && p.reach.separate {
-		weeks := p.reach.weeks()
-		for len(weeks) > 0 {
-			n := min(len(weeks), maxTimeRanges)
-			rows, err := c.insights(ctx, act, p.reachParams(weeks[:n]), false)
-			if err != nil {
-				return nil, err
-			}
-			for i := range rows {
-				c.names(out, a.AccountID, &rows[i])
-				out.addReach(p.reach, a.AccountID, &rows[i])
-			}
-			weeks = weeks[n:]
+		if err := c.fetchReach(ctx, p, a, out); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// fetchReach reads p's reach alone from one account: in requests of their
+// own (weekly reach, by time_ranges; other grains with the period's
+// time_increment), not with the facts.
+func (c *Connector) fetchReach(ctx context.Context, p *fetchPlan, a ads.Account, out *accountRows) error {
+	act := actPath(a.AccountID)
+	if !p.reach.separate {
+		rows, err := c.insights(ctx, act, p.reachParams(nil), false)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			out.addReach(p.reach, a.AccountID, &rows[i])
+		}
+		return nil
+	}
+	weeks := p.reach.weeks()
+	for len(weeks) > 0 {
+		n := min(len(weeks), maxTimeRanges)
+		rows, err := c.insights(ctx, act, p.reachParams(weeks[:n]), false)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			c.names(out, a.AccountID, &rows[i])
+			out.addReach(p.reach, a.AccountID, &rows[i])
+		}
+		weeks = weeks[n:]
+	}
+	return nil
 }
 
 func (r *accountRows) addReach(rp *reachPlan, accountID string, row *Row) {

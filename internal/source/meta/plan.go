@@ -302,7 +302,9 @@ func (p *fetchPlan) insightsParams() url.Values {
 	return v
 }
 
-// reachParams are the parameters of a request for weekly reach over ranges.
+// reachParams are the parameters of a request for reach alone: weekly reach
+// over ranges, or (no ranges) the reach of every period of the plan's
+// time_increment over its range.
 func (p *fetchPlan) reachParams(ranges []timeRange) url.Values {
 	v := url.Values{}
 	v.Set("level", p.reach.level.String())
@@ -311,7 +313,12 @@ func (p *fetchPlan) reachParams(ranges []timeRange) url.Values {
 		fields = append(fields, "campaign_id", "campaign_name")
 	}
 	v.Set("fields", strings.Join(append(fields, reachField), ","))
-	v.Set("time_ranges", mustJSON(ranges))
+	if len(ranges) > 0 {
+		v.Set("time_ranges", mustJSON(ranges))
+	} else {
+		v.Set("time_range", mustJSON(timeRange{Since: p.start.Format(time.DateOnly), Until: p.end.Format(time.DateOnly)}))
+		v.Set("time_increment", p.increment)
+	}
 	if len(p.filtering) > 0 {
 		v.Set("filtering", mustJSON(p.filtering))
 	}

@@ -1,0 +1,107 @@
+package live
+
+import (
+	"context"
+	"slices"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+)
+
+// ReachFetcher is a connector that can fetch reach alone. Reach is never
+// summed, so an answer coarsened to a weekly, monthly or total grain needs the
+// reach the platform computed for those periods: within a tool call the live
+// source asks for it in the same pass as the rows, in parallel, and the
+// pipeline's re-query at a coarser grain then makes no request. A connector
+// without it, on a platform that reports reach, has that re-query fetch again.
+type ReachFetcher interface {
+	// FetchReach adds to b only the reach rows q needs from accounts (see
+	// Batch): no facts and no names, which Fetch of the same pass adds.
+	// Requests and errors as for Connector.Fetch.
+	FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error
+}
+
+// pass is what one fetch asks the connectors for.
+type pass struct {
+	// facts is the query Connector.Fetch is asked: facts at its grain, names,
+	// and the reach it reads.
+	facts *query.Query
+	// reach are the further queries whose reach alone ReachFetcher.FetchReach
+	// is asked, each with the reach it reads.
+	reach []reachStep
+}
+
+type reachStep struct {
+	q    *query.Query
+	need duckdb.ReachNeed
+}
+
+// planPass is the fetch for q. Alone (no scope), exactly q. Within a call,
+// the finest grain the pipeline may need — daily for a weekly query, since
+// ISO weeks do not roll up into months but days do — and the reach at q's
+// grain and every coarser one (fit.Grains), each fetched once.
+func planPass(q *query.Query, scoped bool) pass {
+	if !scoped {
+		return pass{facts: q}
+	}
+	facts := *q
+	if q.Grain == fit.Weekly {
+		facts.Grain = fit.Daily
+	}
+	p := pass{facts: &facts}
+	used := usedMetrics(q)
+	var have []duckdb.ReachNeed
+	if n := duckdb.ReachNeeded(&facts, used); n != nil {
+		have = append(have, *n)
+	}
+	i := slices.Index(fit.Grains, q.Grain)
+	if i < 0 {
+		return p // an unknown grain: the connector says so
+	}
+	for _, g := range fit.Grains[i:] {
+		at := *q
+		at.Grain = g
+		n := duckdb.ReachNeeded(&at, used)
+		if n == nil || slices.Contains(have, *n) {
+			continue
+		}
+		have = append(have, *n)
+		p.reach = append(p.reach, reachStep{q: &at, need: *n})
+	}
+	return p
+}
+
+// reachFetched is the reach the pass staged for every account: what Fetch
+// read, and each step no platform that reports reach missed.
+func (p pass) reachFetched(missing []bool) []duckdb.ReachNeed {
+	var out []duckdb.ReachNeed
+	if n := duckdb.ReachNeeded(p.facts, usedMetrics(p.facts)); n != nil {
+		out = append(out, *n)
+	}
+	for i, s := range p.reach {
+		if !missing[i] {
+			out = append(out, s.need)
+		}
+	}
+	return out
+}
+
+// usedMetrics are the metrics q reads: its own and those its filters test.
+func usedMetrics(q *query.Query) []string {
+	used := slices.Clone(q.Metrics)
+	for _, f := range q.Filters {
+		if f.Metric && !slices.Contains(used, f.Field) {
+			used = append(used, f.Field)
+		}
+	}
+	return used
+}
+
+// reportsReach says whether the platform reports reach at all: a Google
+// account has none to fetch.
+func reportsReach(platform string) bool {
+	return catalog.MustLookup("reach").HasPlatform(platform)
+}
