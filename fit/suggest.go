@@ -727,12 +727,7 @@ func timeColumnOf(t *Table) *Column {
 }
 
 // periodStartOf parses a time label at grain g into the first day of its period.
-func periodStartOf(g Grain, label string) (time.Time, error) {
-	if g == Monthly {
-		return time.Parse("2006-01", label)
-	}
-	return time.Parse(time.DateOnly, label)
-}
+func periodStartOf(g Grain, label string) (time.Time, error) { return ParsePeriod(g, label) }
 
 // fewerDimensions drops the widest dimensions, at total grain, until the totals
 // fit. It returns the totals table the narrower query answers, the slack its
