@@ -142,7 +142,8 @@ var grainAliases = map[string]fit.Grain{
 	"aggregate": fit.Total, "overall": fit.Total,
 }
 
-var grainNames = func() []string {
+// GrainNames are the valid time_granularity values, finest first.
+var GrainNames = func() []string {
 	var out []string
 	for _, g := range fit.Grains {
 		out = append(out, string(g))
@@ -163,7 +164,7 @@ func (n *normalizer) granularity(given string, inferred fit.Grain) {
 	g, ok := grainAliases[foldName(given)]
 	if !ok {
 		n.problem(Problem{Field: "time_granularity", Value: given, Problem: "unknown granularity",
-			Valid: grainNames, Closest: closestStrings(given, grainNames, 2)})
+			Valid: GrainNames, Closest: closestStrings(given, GrainNames, 2)})
 		return
 	}
 	if string(g) != given {
