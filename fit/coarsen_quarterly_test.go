@@ -152,3 +152,37 @@ func sumsOf(t *Table, metric string) float64 {
 	}
 	return s
 }
+
+// Over a date range inside one quarter, quarterly rows would be the totals
+// with a constant column: the pipeline goes from monthly straight to total,
+// without asking the source again at quarterly grain.
+func TestCoarsenSkipsASingleQuarter(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tab := monthlyCampaigns(60, 3, start) // Q1 only: 180 monthly rows, 60 totals
+	var asked []Grain
+	requery := func(_ context.Context, g Grain) (*Table, error) {
+		asked = append(asked, g)
+		out, _, err := Rollup(tab, g)
+		return out, err
+	}
+	resp, err := Fit(context.Background(), tab, Options{Budget: 1200, Counter: NewO200k(),
+		Start: start, End: start.AddDate(0, 3, -1), Requery: requery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Kind != KindData || resp.Meta.TimeGranularity.Returned != Total {
+		t.Fatalf("%s at %v, want data at total grain", resp.Kind, resp.Meta.TimeGranularity)
+	}
+	if len(asked) > 0 {
+		t.Errorf("the source was asked again at %v", asked)
+	}
+	// The same rows over two quarters do come back quarterly.
+	resp, err = Fit(context.Background(), tab, Options{Budget: 1200, Counter: NewO200k(),
+		Start: start.AddDate(0, -1, 0), End: start.AddDate(0, 3, -1), Requery: requery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Meta.TimeGranularity.Returned != Quarterly {
+		t.Errorf("over two quarters: returned %v, want quarterly", resp.Meta.TimeGranularity)
+	}
+}

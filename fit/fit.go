@@ -72,6 +72,9 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if p.skipGrain(g) {
+			continue
+		}
 		cand, meta, err := p.coarsen(ctx, base, g)
 		if err != nil {
 			return nil, err

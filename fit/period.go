@@ -122,3 +122,13 @@ func (g Grain) PeriodWord() string {
 	}
 	return "date range"
 }
+
+// skipGrain reports whether the pipeline passes over the coarser grain g, both
+// when it coarsens and when it costs narrower queries: quarterly rows over a
+// date range inside one quarter are the totals plus a constant column (and,
+// from a source that must be asked again, one more call), so it goes on to
+// total. Weekly and monthly are never skipped.
+func (p *pipeline) skipGrain(g Grain) bool {
+	s, e := p.opt.Start, p.opt.End
+	return g == Quarterly && !s.IsZero() && !e.IsZero() && periodOf(g, s) == periodOf(g, e)
+}

@@ -141,7 +141,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	views := []*grainView{baseView}
 	if p.opt.Selection == "" {
 		for _, g := range coarser(grainOf(base)) {
-			if !canRollup(grainOf(base), g) {
+			if !canRollup(grainOf(base), g) || p.skipGrain(g) {
 				continue
 			}
 			if rolled, _, err := Rollup(base, g); err == nil {
