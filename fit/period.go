@@ -108,17 +108,14 @@ func PartialPeriods(g Grain, start, end time.Time) (first, last bool) {
 }
 
 // PeriodWord names one period of grain g ("month", "quarter"), or "date range"
-// for Total: how warnings speak of the rows of a grain.
+// for Total: how warnings speak of the rows of a grain. Weeks, months and
+// quarters are named as their time columns are.
 func (g Grain) PeriodWord() string {
-	switch g {
-	case Daily:
+	switch w := g.TimeColumn(); {
+	case g == Daily:
 		return "day"
-	case Weekly:
-		return "week"
-	case Monthly:
-		return "month"
-	case Quarterly:
-		return "quarter"
+	case w != "":
+		return w
 	}
 	return "date range"
 }

@@ -160,3 +160,12 @@ func TestPartialQuarters(t *testing.T) {
 		}
 	}
 }
+
+func TestPeriodWord(t *testing.T) {
+	want := map[Grain]string{Daily: "day", Weekly: "week", Monthly: "month", Quarterly: "quarter", Total: "date range", "hourly": "date range"}
+	for g, w := range want {
+		if got := g.PeriodWord(); got != w {
+			t.Errorf("%s.PeriodWord() = %q, want %q", g, got, w)
+		}
+	}
+}
