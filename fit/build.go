@@ -16,7 +16,7 @@ import (
 func Dimension(name string) *Column { return &Column{Name: name, Role: RoleDimension} }
 
 // Period is the time column of a table at grain g, named as the pipeline names
-// it at every grain (g.TimeColumn(): date, week or month), so a sort on it and
+// it at every grain (g.TimeColumn(): date, week, month or quarter), so a sort on it and
 // its roll-ups keep their meaning. A Total table has no time column.
 func Period(g Grain) *Column { return &Column{Name: g.TimeColumn(), Role: RoleTime} }
 
@@ -96,7 +96,7 @@ func NewBuilder(g Grain, cols ...*Column) *Builder {
 
 // Row appends one row: one value per column, in column order. A dimension
 // takes a string; the time column a string label or a time.Time (labelled
-// at the table's grain: the day, its ISO week's Monday, its month); a metric
+// at the table's grain: the day, its ISO week's Monday, its month, its quarter); a metric
 // any Go number, or nil for no value. The first bad row is reported by Table,
 // and the rows after it are ignored. It returns b.
 func (b *Builder) Row(values ...any) *Builder {

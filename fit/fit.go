@@ -92,6 +92,9 @@ func (p *pipeline) coarsenAll(ctx context.Context, base *Table) (*Response, erro
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if p.skipGrain(g) {
+			continue
+		}
 		cand, meta, err := p.coarsen(ctx, base, g)
 		if err != nil {
 			return nil, err
@@ -292,17 +295,7 @@ func (p *pipeline) selectionAtCoarserGrain(g Grain) Warning {
 }
 
 // periodWord names one period of a grain ("month"), or "date range" for Total.
-func periodWord(g Grain) string {
-	switch g {
-	case Daily:
-		return "day"
-	case Weekly:
-		return "week"
-	case Monthly:
-		return "month"
-	}
-	return "date range"
-}
+func periodWord(g Grain) string { return g.PeriodWord() }
 
 // pluralRowsAt is "1 daily row", "254 monthly rows", "3 total rows".
 func pluralRowsAt(n int, g Grain) string {
@@ -418,7 +411,7 @@ func marshalMeta(m Meta) (string, error) {
 
 // partialWarning flags a first or last period cut by the date range.
 func (p *pipeline) partialWarning(g Grain) []Warning {
-	if p.opt.Start.IsZero() || p.opt.End.IsZero() || (g != Weekly && g != Monthly) {
+	if p.opt.Start.IsZero() || p.opt.End.IsZero() || (g != Weekly && g != Monthly && g != Quarterly) {
 		return nil
 	}
 	first, last := PartialPeriods(g, p.opt.Start, p.opt.End)
@@ -433,7 +426,7 @@ func (p *pipeline) partialWarning(g Grain) []Warning {
 	default:
 		return nil
 	}
-	unit := map[Grain]string{Weekly: "week", Monthly: "month"}[g]
+	unit := g.PeriodWord()
 	return []Warning{{Type: "partial_period", Detail: fmt.Sprintf("The %s %s %s only partly covered by the date range %s to %s; compare %ss with care",
 		which, unit, map[bool]string{true: "are", false: "is"}[first && last], p.opt.Start.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), unit)}}
 }

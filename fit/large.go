@@ -106,6 +106,9 @@ func (p *pipeline) fromCoarse(ctx context.Context, coarse *Table) (*Response, er
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if p.skipGrain(g) {
+			continue
+		}
 		var raw *Table
 		var detail func(int) string
 		// A roll-up of the coarser table is what the source answers at g,

@@ -27,7 +27,7 @@ type Options struct {
 	Measure func(blocks []string) Extent
 
 	// Requery fetches the same data afresh at a coarser grain: needed for
-	// non-additive metrics, for grains that do not nest (weekly → monthly) and
+	// non-additive metrics, for grains that do not nest (weekly → monthly or quarterly) and
 	// where Selection rules out a roll-up. Nil: those grains are skipped or their
 	// non-additive metrics reported unavailable.
 	Requery func(ctx context.Context, g Grain) (*Table, error)

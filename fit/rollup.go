@@ -8,25 +8,20 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
-)
-
-// Layouts of the time labels: a day and an ISO week's Monday are YYYY-MM-DD, a
-// month is YYYY-MM. Labels of one grain sort chronologically as strings.
-const (
-	dayLayout   = "2006-01-02"
-	monthLayout = "2006-01"
 )
 
 // canRollup reports whether rows at grain from can be merged exactly into grain to:
-// daily → weekly, monthly, total; weekly → total; monthly → total. Weekly → monthly
-// is not exact (a week can straddle two months). A grain never rolls up into
-// itself, and a table without a time column (Total) has nothing to coarsen.
+// daily → weekly, monthly, quarterly, total; weekly → total; monthly → quarterly,
+// total; quarterly → total. Weekly → monthly or quarterly is not exact (a week can
+// straddle two months, and two quarters). A grain never rolls up into itself, and
+// a table without a time column (Total) has nothing to coarsen.
 func canRollup(from, to Grain) bool {
 	switch from {
 	case Daily:
-		return to == Weekly || to == Monthly || to == Total
-	case Weekly, Monthly:
+		return to == Weekly || to == Monthly || to == Quarterly || to == Total
+	case Monthly:
+		return to == Quarterly || to == Total
+	case Weekly, Quarterly:
 		return to == Total
 	}
 	return false
@@ -49,8 +44,9 @@ func canRollup(from, to Grain) bool {
 //     quotient overflows. A Scale of 0 counts as 1.
 //   - dropped lists the removed visible columns in table order. Removed Hidden
 //     columns are not listed: nobody asked for them and they are never shown.
-//   - The time column is renamed to to.TimeColumn() and keeps its position; daily
-//     labels must be YYYY-MM-DD dates. Labels are not parsed for a roll-up to Total.
+//   - The time column is renamed to to.TimeColumn() and keeps its position; labels
+//     must be those of t's grain (daily YYYY-MM-DD, monthly YYYY-MM). Labels are
+//     not parsed for a roll-up to Total.
 //   - Every column keeps its metadata (Hidden, Money, Currency…). Notices are
 //     copied. RowsBeforeLimit becomes the result's length when no limit cut t;
 //     otherwise it keeps t's value, which counts rows at t's grain.
@@ -152,45 +148,6 @@ func rowCountAt(t *Table, g Grain) (int, error) {
 	return gr.n, nil
 }
 
-// periodOf returns the label of the period at grain g containing the day d
-// ("2026-03-02" for the ISO week of 2026-03-04; "2026-03" for monthly; "" for Total).
-// The day is d's calendar date in d's location. An unknown grain gives "".
-func periodOf(g Grain, d time.Time) string {
-	y, m, day := d.Date()
-	switch g {
-	case Daily:
-		return time.Date(y, m, day, 0, 0, 0, 0, time.UTC).Format(dayLayout)
-	case Weekly:
-		back := (int(d.Weekday()) + 6) % 7 // days since Monday
-		return time.Date(y, m, day-back, 0, 0, 0, 0, time.UTC).Format(dayLayout)
-	case Monthly:
-		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).Format(monthLayout)
-	}
-	return ""
-}
-
-// PartialPeriods reports whether the first and the last period at grain g are cut by
-// the inclusive date range [start, end] (e.g. weekly, start on a Wednesday ⇒ first is partial).
-// First and last may be the same period. Days and Total are never cut; an empty
-// range (end before start) reports false, false. Dates are calendar dates in the
-// location of each time.
-func PartialPeriods(g Grain, start, end time.Time) (first, last bool) {
-	sy, sm, sd := start.Date()
-	ey, em, ed := end.Date()
-	s := time.Date(sy, sm, sd, 0, 0, 0, 0, time.UTC)
-	e := time.Date(ey, em, ed, 0, 0, 0, 0, time.UTC)
-	if e.Before(s) {
-		return false, false
-	}
-	switch g {
-	case Weekly:
-		return s.Weekday() != time.Monday, e.Weekday() != time.Sunday
-	case Monthly:
-		return s.Day() != 1, e.AddDate(0, 0, 1).Day() != 1
-	}
-	return false, false
-}
-
 // rollupGroups is how the rows of a table merge at a grain.
 type rollupGroups struct {
 	// n is the number of groups: the rows of the result.
@@ -246,7 +203,7 @@ func rollupGroup(t *Table, to Grain, rows bool) (*rollupGroups, error) {
 	var periodLabels []string
 	if to != Total {
 		var err error
-		if period, periodLabels, err = rollupPeriods(timeCol, to); err != nil {
+		if period, periodLabels, err = rollupPeriods(timeCol, from, to); err != nil {
 			return nil, err
 		}
 	}
@@ -545,10 +502,10 @@ func rollupPair(a, b []int32, na, nb int, out []int32) int {
 	return int(next)
 }
 
-// rollupPeriods maps each row's daily label to its period at grain to. Periods are
+// rollupPeriods maps each row's label at grain from to its period at grain to. Periods are
 // numbered chronologically and their labels returned in that order. Each distinct
 // label is parsed once.
-func rollupPeriods(timeCol *Column, to Grain) ([]int32, []string, error) {
+func rollupPeriods(timeCol *Column, from, to Grain) ([]int32, []string, error) {
 	labels := timeCol.Strings
 	period := make([]int32, len(labels))
 	byLabel := make(map[string]int32) // input label → period
@@ -562,9 +519,9 @@ func rollupPeriods(timeCol *Column, to Grain) ([]int32, []string, error) {
 		}
 		id, ok := byLabel[s]
 		if !ok {
-			d, err := time.Parse(dayLayout, s)
+			d, err := ParsePeriod(from, s)
 			if err != nil {
-				return nil, nil, fmt.Errorf("fit: row %d: %s %q is not a YYYY-MM-DD date", i, timeCol.Name, s)
+				return nil, nil, fmt.Errorf("fit: row %d: %s %q is not a %s", i, timeCol.Name, s, labelLayout(from))
 			}
 			p := periodOf(to, d)
 			if id, ok = byPeriod[p]; !ok {

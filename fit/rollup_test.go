@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,8 +119,8 @@ func rtNames(t *Table) []string {
 
 func TestCanRollup(t *testing.T) {
 	ok := map[[2]Grain]bool{
-		{Daily, Weekly}: true, {Daily, Monthly}: true, {Daily, Total}: true,
-		{Weekly, Total}: true, {Monthly, Total}: true,
+		{Daily, Weekly}: true, {Daily, Monthly}: true, {Daily, Quarterly}: true, {Daily, Total}: true,
+		{Weekly, Total}: true, {Monthly, Quarterly}: true, {Monthly, Total}: true, {Quarterly, Total}: true,
 	}
 	grains := append(slices.Clone(Grains), "", "hourly")
 	for _, from := range grains {
@@ -656,6 +657,9 @@ func rtRefPeriod(g Grain, s string) string {
 		}
 	case Monthly:
 		return s[:7]
+	case Quarterly: // from a day's or a month's label alike
+		m, _ := strconv.Atoi(s[5:7])
+		return fmt.Sprintf("%s-Q%d", s[:4], (m+2)/3)
 	}
 	return ""
 }
@@ -896,7 +900,7 @@ func TestRollupProperties(t *testing.T) {
 		restore := rtStrategy(seed%2 == 1, seed%4 >= 2, seed%8 >= 5)
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			byGrain := map[Grain]*Table{}
-			for _, to := range []Grain{Weekly, Monthly, Total} {
+			for _, to := range []Grain{Weekly, Monthly, Quarterly, Total} {
 				out, dropped, err := Rollup(daily, to)
 				if err != nil {
 					t.Fatalf("daily → %s: %v", to, err)
@@ -913,7 +917,22 @@ func TestRollupProperties(t *testing.T) {
 			if !g.exact {
 				tol = 1e-9
 			}
-			for _, mid := range []Grain{Weekly, Monthly} {
+			// Months roll up into quarters exactly: in two steps as at once.
+			if out, _, err := Rollup(byGrain[Monthly], Quarterly); err != nil {
+				t.Fatalf("monthly → quarterly: %v", err)
+			} else if err := rtCheckRollup(g, byGrain[Monthly], out, nil, Quarterly); err != nil {
+				t.Fatalf("monthly → quarterly: %v", err)
+			} else {
+				a, b := out, byGrain[Quarterly]
+				if !g.sorted {
+					keys := append(slices.Clone(g.dims), "quarter")
+					a, b = rtSortedByKey(out, keys), rtSortedByKey(b, keys)
+				}
+				if d := rtDiff(a, b, tol); d != "" {
+					t.Fatalf("daily → monthly → quarterly differs from daily → quarterly: %s", d)
+				}
+			}
+			for _, mid := range []Grain{Weekly, Monthly, Quarterly} {
 				in := byGrain[mid]
 				out, dropped, err := Rollup(in, Total)
 				if err != nil {

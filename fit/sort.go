@@ -40,7 +40,7 @@ func SortRows(t *Table, keys []SortKey) *Table {
 	for _, k := range keys {
 		c := t.Column(k.Column)
 		if c == nil && timeCol != nil && IsTimeColumn(k.Column) {
-			c = timeCol // a sort on "date" holds for the week or month it rolled up into
+			c = timeCol // a sort on "date" holds for the period it rolled up into
 		}
 		use(c, k.Desc)
 	}
@@ -93,7 +93,7 @@ func SortRows(t *Table, keys []SortKey) *Table {
 }
 
 // IsTimeColumn reports whether name is the time column of some grain (date,
-// week, month): a sort on it holds on whichever time column an answer has.
+// week, month, quarter): a sort on it holds on whichever time column an answer has.
 func IsTimeColumn(name string) bool {
 	for _, g := range Grains {
 		if g != Total && g.TimeColumn() == name {

@@ -141,7 +141,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	views := []*grainView{baseView}
 	if p.opt.Selection == "" {
 		for _, g := range coarser(grainOf(base)) {
-			if !canRollup(grainOf(base), g) {
+			if !canRollup(grainOf(base), g) || p.skipGrain(g) {
 				continue
 			}
 			if rolled, _, err := Rollup(base, g); err == nil {
@@ -727,12 +727,7 @@ func timeColumnOf(t *Table) *Column {
 }
 
 // periodStartOf parses a time label at grain g into the first day of its period.
-func periodStartOf(g Grain, label string) (time.Time, error) {
-	if g == Monthly {
-		return time.Parse("2006-01", label)
-	}
-	return time.Parse(time.DateOnly, label)
-}
+func periodStartOf(g Grain, label string) (time.Time, error) { return ParsePeriod(g, label) }
 
 // fewerDimensions drops the widest dimensions, at total grain, until the totals
 // fit. It returns the totals table the narrower query answers, the slack its

@@ -62,11 +62,15 @@ const (
 	Daily   Grain = "daily"
 	Weekly  Grain = "weekly"
 	Monthly Grain = "monthly"
-	Total   Grain = "total"
+	// Quarterly rows are calendar quarters (Q1 = January to March), labelled
+	// YYYY-Qn ("2026-Q4"): the step between months and the whole range, so a
+	// trend can survive when monthly rows do not fit.
+	Quarterly Grain = "quarterly"
+	Total     Grain = "total"
 )
 
-// Grains lists the grains from finest to coarsest.
-var Grains = []Grain{Daily, Weekly, Monthly, Total}
+// Grains lists the grains from finest to coarsest; the pipeline coarsens along it.
+var Grains = []Grain{Daily, Weekly, Monthly, Quarterly, Total}
 
 // Valid reports whether g is one of Grains.
 func (g Grain) Valid() bool {
@@ -79,7 +83,8 @@ func (g Grain) Valid() bool {
 }
 
 // TimeColumn is the name of the time column at this grain: "date", "week" (the
-// ISO week's Monday, YYYY-MM-DD), "month" (YYYY-MM), or "" for Total.
+// ISO week's Monday, YYYY-MM-DD), "month" (YYYY-MM), "quarter" (YYYY-Qn), or ""
+// for Total.
 func (g Grain) TimeColumn() string {
 	switch g {
 	case Daily:
@@ -88,6 +93,8 @@ func (g Grain) TimeColumn() string {
 		return "week"
 	case Monthly:
 		return "month"
+	case Quarterly:
+		return "quarter"
 	}
 	return ""
 }

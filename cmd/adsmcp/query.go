@@ -99,7 +99,7 @@ Every flag also takes the query tool's argument name, with - or _: --metrics,
 	fl.StringVar(&f.preset, "preset", "", "date_preset: "+strings.Join(query.Presets, ", ")+" (default last_30d)")
 	fl.StringSliceVarP(&f.dimensions, "dimension", "d", nil, "dimensions to group by (see adsmcp fields)")
 	fl.StringSliceVarP(&f.metrics, "metric", "m", nil, "metrics to measure (see adsmcp fields)")
-	fl.StringVarP(&f.granularity, "granularity", "g", "", "time_granularity: daily, weekly, monthly, total (default total)")
+	fl.StringVarP(&f.granularity, "granularity", "g", "", "time_granularity: daily, weekly, monthly, quarterly, total (default total)")
 	fl.StringArrayVar(&f.filters, "filter", nil, `filter as "field OPERATOR value" or "field>value"; IN, NOT_IN and BETWEEN take comma-separated values (repeatable)`)
 	fl.StringArrayVar(&f.sorts, "sort", nil, `sort key as "field" or "field:desc" (repeatable)`)
 	fl.IntVar(&f.limit, "limit", 0, "explicit top-N (needs --sort)")

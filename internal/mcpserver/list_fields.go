@@ -58,7 +58,7 @@ func (s *server) listFields(_ context.Context, req *mcp.CallToolRequest, started
 			string(catalog.String): query.TextOperators,
 			string(catalog.Number): query.NumberOperators,
 		}},
-		kv{"time_granularity", []string{"daily", "weekly", "monthly", "total"}},
+		kv{"time_granularity", query.GrainNames},
 	)
 	return dataReply(meta.SourceCalls, head, fieldsCSV(fields)), nil
 }

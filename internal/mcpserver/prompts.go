@@ -38,7 +38,7 @@ type promptArgs struct {
 func prompts() []prompt {
 	period := &mcp.PromptArgument{Name: "period", Description: "A date preset: " + strings.Join(query.Presets, ", ") + "."}
 	platform := &mcp.PromptArgument{Name: "platform", Description: "Only this platform: " + strings.Join(catalog.AllPlatforms, ", ") + ". Omit for all."}
-	granularity := &mcp.PromptArgument{Name: "granularity", Description: "Time rows: daily, weekly, monthly or total."}
+	granularity := &mcp.PromptArgument{Name: "granularity", Description: "Time rows: daily, weekly, monthly, quarterly or total."}
 	return []prompt{
 		{&mcp.Prompt{Name: "spend_summary", Title: "How much did I spend?",
 			Description: "Spend, clicks and conversions per platform and account for a period (default this_month).",
@@ -52,7 +52,7 @@ func prompts() []prompt {
 				return map[string]any{"metrics": []string{"spend", "clicks", "conversions", "cpa"}, "dimensions": []string{"platform", "account_name"}}
 			}},
 		{&mcp.Prompt{Name: "campaign_performance", Title: "Campaign performance over time",
-			Description: "Campaign performance by day, week or month for a period (default daily, last_quarter); the answer is fitted to your context.",
+			Description: "Campaign performance by day, week, month or quarter for a period (default daily, last_quarter); the answer is fitted to your context.",
 			Arguments:   []*mcp.PromptArgument{period, granularity, platform}},
 			func(a promptArgs, queries string) string {
 				return fmt.Sprintf("Show me %s campaign performance on %s for %s. %s"+
@@ -178,8 +178,8 @@ func (s *server) promptHandler(p prompt) mcp.PromptHandler {
 				}
 				a.Platform = c
 			case "granularity":
-				if !slices.Contains([]string{"daily", "weekly", "monthly", "total"}, v) {
-					problems = append(problems, fmt.Sprintf("granularity %q: want daily, weekly, monthly or total", raw))
+				if !slices.Contains(query.GrainNames, v) {
+					problems = append(problems, fmt.Sprintf("granularity %q: want %s", raw, strings.Join(query.GrainNames, ", ")))
 				}
 				a.Granularity = v
 			default:

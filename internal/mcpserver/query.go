@@ -28,7 +28,7 @@ type QueryInput struct {
 	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these ad platforms. Instagram, Facebook, YouTube, Search… are placements inside a platform, not platforms: for them filter publisher_platform (e.g. EQUALS instagram)."`
 	DatePreset      string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
 	DateRange       *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
-	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM) or total (no time column; the default)."`
+	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM), quarterly (column quarter: YYYY-Qn, calendar quarters, Q1 = January–March) or total (no time column; the default)."`
 	Filters         []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
 	Sort            []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
 	Limit           int           `json:"limit,omitempty" jsonschema:"Keep only the first N rows after sort (requires sort); _meta reports how many rows existed. The only way rows are ever cut: use it for an explicit top-N only."`
@@ -50,7 +50,7 @@ type FilterInput struct {
 
 // SortInput is one sort key.
 type SortInput struct {
-	Field     string `json:"field" jsonschema:"A requested dimension or metric, or the time column (date, week, month)."`
+	Field     string `json:"field" jsonschema:"A requested dimension or metric, or the time column (date, week, month, quarter)."`
 	Direction string `json:"direction,omitempty" jsonschema:"Default: desc for metrics, asc otherwise."`
 }
 
@@ -83,7 +83,7 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 		for _, end := range []string{"start", "end"} {
 			dr.Properties[end].Pattern = `^\d{4}-\d{2}-\d{2}$`
 		}
-		p["time_granularity"].Enum = enum("daily", "weekly", "monthly", "total")
+		p["time_granularity"].Enum = enum(query.GrainNames...)
 		f := p["filters"].Items
 		f.Properties["operator"].Enum = enum(query.Operators...)
 		scalar := func() []*jsonschema.Schema { return []*jsonschema.Schema{{Type: "string"}, {Type: "number"}} }

@@ -127,7 +127,7 @@ func TestQuerySchemaMatchesArguments(t *testing.T) {
 		t.Errorf("required %v, want [metrics]", sc.Required)
 	}
 	enums := map[string][]any{
-		"time_granularity": enum("daily", "weekly", "monthly", "total"),
+		"time_granularity": enum("daily", "weekly", "monthly", "quarterly", "total"),
 		"date_preset":      enum(query.Presets...),
 	}
 	for k, v := range enums {

@@ -23,7 +23,7 @@ type selection struct {
 type getter func(field string) (num float64, str string, isNum bool)
 
 // timeFields are the names a sort key may give the time column.
-var timeFields = map[string]bool{"date": true, "week": true, "month": true}
+var timeFields = map[string]bool{"date": true, "week": true, "month": true, "quarter": true}
 
 // compareRows orders two rows by the sort keys, then the tie columns ascending
 // (the time column, then the dimensions, byte order). Empty metric values sort
@@ -224,8 +224,8 @@ func (d *Data) expect(q *Query, userDims []string, returned string, coarse bool)
 	case coarse || !selects:
 		e.sel = d.selectRows(d.Aggregate(q, e.R), q, userDims, e.R)
 		e.rows = e.sel.kept
-	case e.G == "weekly" && e.R == "monthly":
-		e.notes = append(e.notes, "weekly→monthly (does not nest) with a metric filter or limit, without a filter_at_coarser_grain warning")
+	case e.G == "weekly" && (e.R == "monthly" || e.R == "quarterly"):
+		e.notes = append(e.notes, "weekly→"+e.R+" (does not nest) with a metric filter or limit, without a filter_at_coarser_grain warning")
 		e.sel = d.selectRows(d.Aggregate(q, e.R), q, userDims, e.R)
 		e.rows = e.sel.kept
 	default:

@@ -121,7 +121,7 @@ func (g *gen) next() *call {
 	// Dates: inside the data, partly outside it, sometimes a preset.
 	first, last := g.d.First, g.d.Last
 	if g.chance(0.1) {
-		c.Args["date_preset"] = g.pick([]string{"last_7d", "last_30d", "last_90d", "this_month", "last_month", "last_week", "yesterday", "this_quarter"})
+		c.Args["date_preset"] = g.pick([]string{"last_7d", "last_30d", "last_90d", "this_month", "last_month", "last_week", "yesterday", "this_quarter", "last_quarter"})
 	} else {
 		span := int(last.Sub(first).Hours() / 24)
 		var start time.Time
@@ -133,10 +133,14 @@ func (g *gen) next() *call {
 		case g.chance(0.1): // ends after the data (today is the anchor)
 			start = last.AddDate(0, 0, -g.r.IntN(30))
 			days = 60
-		case g.chance(0.1): // exactly one ISO week or month (reach is stored for those)
+		case g.chance(0.1): // exactly one ISO week or month (reach is stored for those), or quarter
 			start = PeriodStart("weekly", first.AddDate(0, 0, 7+g.r.IntN(span-14)))
 			days = 7
-			if g.chance(0.5) {
+			switch {
+			case g.chance(0.2):
+				start = PeriodStart("quarterly", first.AddDate(0, 3, g.r.IntN(span-150)))
+				days = int(PeriodEnd("quarterly", start).Sub(start).Hours()/24) + 1
+			case g.chance(0.5):
 				start = PeriodStart("monthly", first.AddDate(0, 1, g.r.IntN(span-60)))
 				days = int(start.AddDate(0, 1, 0).Sub(start).Hours() / 24)
 			}
@@ -193,14 +197,14 @@ func (g *gen) next() *call {
 		}
 	}
 	c.Args["metrics"] = metrics
-	grains := []string{"daily", "weekly", "monthly", "total"}
+	grains := []string{"daily", "weekly", "monthly", "quarterly", "total"}
 	grain := "total"
 	if g.chance(0.85) {
 		grain = g.pick(grains)
 		c.Args["time_granularity"] = grain
 	}
 	if big {
-		grain = g.pick([]string{"daily", "daily", "weekly", "total"})
+		grain = g.pick([]string{"daily", "daily", "weekly", "monthly", "total"})
 		c.Args["time_granularity"] = grain
 	}
 	// Text filters on names that exist (in the queried accounts), case-varied.

@@ -222,13 +222,14 @@ type Query struct {
 	Start, End time.Time
 	Dims       []string
 	Metrics    []string
-	Grain      string // daily, weekly, monthly, total
+	Grain      string // daily, weekly, monthly, quarterly, total
 	Filters    []Filter
 	Sort       []SortKey
 	Limit      int
 }
 
-// Period is the label of the period of grain g holding t ("" for total).
+// Period is the label of the period of grain g holding t ("" for total): a
+// quarter is "2026-Q1" (January to March).
 func Period(g string, t time.Time) string {
 	switch g {
 	case "daily":
@@ -237,8 +238,16 @@ func Period(g string, t time.Time) string {
 		return PeriodStart(g, t).Format(time.DateOnly)
 	case "monthly":
 		return t.Format("2006-01")
+	case "quarterly":
+		return fmt.Sprintf("%d-Q%d", t.Year(), quarters[t.Month()])
 	}
 	return ""
+}
+
+// quarters is the calendar quarter of each month, written out.
+var quarters = map[time.Month]int{
+	time.January: 1, time.February: 1, time.March: 1, time.April: 2, time.May: 2, time.June: 2,
+	time.July: 3, time.August: 3, time.September: 3, time.October: 4, time.November: 4, time.December: 4,
 }
 
 // PeriodStart is the first day of the period of grain g holding t.
@@ -248,13 +257,42 @@ func PeriodStart(g string, t time.Time) time.Time {
 		return t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
 	case "monthly":
 		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	case "quarterly":
+		first := t.Month()
+		for quarters[first-1] == quarters[t.Month()] {
+			first--
+		}
+		return time.Date(t.Year(), first, 1, 0, 0, 0, 0, time.UTC)
 	}
 	return t
 }
 
+// PeriodEnd is the last day of the period of grain g starting on start.
+func PeriodEnd(g string, start time.Time) time.Time {
+	switch g {
+	case "weekly":
+		return start.AddDate(0, 0, 6)
+	case "monthly":
+		return start.AddDate(0, 1, -1)
+	case "quarterly":
+		return start.AddDate(0, 3, -1)
+	}
+	return start
+}
+
 // TimeColumn is the name of grain g's time column ("" for total).
 func TimeColumn(g string) string {
-	return map[string]string{"daily": "date", "weekly": "week", "monthly": "month"}[g]
+	return map[string]string{"daily": "date", "weekly": "week", "monthly": "month", "quarterly": "quarter"}[g]
+}
+
+// labelStart is the first day of the period a daily, weekly or monthly label
+// names (quarter labels are never parsed: quarters only roll up to total).
+func labelStart(label string) time.Time {
+	t, err := time.Parse(time.DateOnly, label)
+	if err != nil {
+		t, _ = time.Parse("2006-01", label)
+	}
+	return t
 }
 
 // Row is one aggregated row.
@@ -476,11 +514,7 @@ func Rollup(rows []*Row, g string) []*Row {
 	for _, r := range rows {
 		p := ""
 		if r.Period != "" && g != "total" {
-			t, err := time.Parse(time.DateOnly, r.Period)
-			if err != nil {
-				t, _ = time.Parse("2006-01", r.Period)
-			}
-			p = Period(g, t)
+			p = Period(g, labelStart(r.Period))
 		}
 		n := &Row{Period: p, Dims: r.Dims}
 		k := n.Key()
@@ -573,7 +607,7 @@ var Money = func() map[string]bool {
 }()
 
 // ReachOf is the stored reach answering row r of q at grain g (daily, weekly,
-// monthly, or total over q's range), and whether exactly one stored value
+// monthly, or total over q's range; never quarterly), and whether exactly one stored value
 // answers it (otherwise reach is empty). ok is false when reach cannot be
 // answered for this query at all.
 func (d *Data) ReachOf(q *Query, r *Row, g string) (reach int64, one bool, ok bool) {
@@ -618,19 +652,11 @@ func (d *Data) ReachOf(q *Query, r *Row, g string) (reach int64, one bool, ok bo
 		default:
 			return 0, false, false
 		}
+	case "quarterly":
+		return 0, false, false // not stored per quarter, and never summed from months
 	default:
-		var err error
-		if start, err = time.Parse(time.DateOnly, r.Period); err != nil {
-			start, _ = time.Parse("2006-01", r.Period)
-		}
-		end := start
-		switch g {
-		case "weekly":
-			end = start.AddDate(0, 0, 6)
-		case "monthly":
-			end = start.AddDate(0, 1, -1)
-		}
-		if start.Before(q.Start) || end.After(q.End) {
+		start = labelStart(r.Period)
+		if start.Before(q.Start) || PeriodEnd(g, start).After(q.End) {
 			return 0, false, true // partial period: empty
 		}
 	}

@@ -301,6 +301,13 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 		}
 	}
 	t.Logf("%d calls (%d generated) in %v: %v", len(cases), ncases, time.Since(started).Round(time.Millisecond), kinds)
+	grains := map[string]int{} // requested→returned, of the CSV answers
+	for _, c := range cases {
+		if c.isCSV() && c.meta.TimeGranularity != nil {
+			grains[c.meta.TimeGranularity.Requested+"→"+c.meta.TimeGranularity.Returned]++
+		}
+	}
+	t.Logf("grains of the CSV answers: %v", grains)
 	if len(invalid) > 0 {
 		t.Logf("invalid_query problems: %v", invalid)
 	}
@@ -918,7 +925,7 @@ func checkSuggestion(d *Data, c *tcase) []string {
 	}
 	// A shorter date range is aligned to the periods of its grain (or to the
 	// caller's own range ends).
-	if pq := c.parent.q; sq.DateRange != nil && pq != nil && (grain == "weekly" || grain == "monthly") {
+	if pq := c.parent.q; sq.DateRange != nil && pq != nil && (grain == "weekly" || grain == "monthly" || grain == "quarterly") {
 		st, _ := time.Parse(time.DateOnly, sq.DateRange.Start)
 		en, _ := time.Parse(time.DateOnly, sq.DateRange.End)
 		if !(st.Equal(pq.Start) && en.Equal(pq.End)) {
@@ -997,12 +1004,37 @@ func checkWarnings(d *Data, c *tcase) []string {
 			}
 		}
 	}
+	if c.isCSV() {
+		p = append(p, checkPartialPeriod(c)...)
+	}
 	if c.isSumm() {
 		if e := c.expectation(d); len(e.passedG.passed) == 0 {
 			p = append(p, "[empty-data-too-large] the oracle has no rows, and the answer is data_too_large")
 		}
 	}
 	return p
+}
+
+// checkPartialPeriod: a CSV answer at weekly, monthly or quarterly grain
+// warns partial_period (the pipeline's warning, which names no fields) exactly
+// when the date range cuts its first or last period.
+func checkPartialPeriod(c *tcase) []string {
+	g := c.q.Grain
+	if tg := c.meta.TimeGranularity; tg != nil && tg.Returned != "" {
+		g = tg.Returned
+	}
+	cut := false
+	if g == "weekly" || g == "monthly" || g == "quarterly" {
+		cut = !PeriodStart(g, c.q.Start).Equal(c.q.Start) || !PeriodEnd(g, PeriodStart(g, c.q.End)).Equal(c.q.End)
+	}
+	warned := slices.ContainsFunc(c.meta.Warnings, func(w warnJSON) bool { return w.Type == "partial_period" && len(w.Fields) == 0 })
+	switch {
+	case cut && !warned:
+		return []string{fmt.Sprintf("[partial-period-missing] %s rows over %s … %s cut a period, and no partial_period warning", g, c.q.Start.Format(time.DateOnly), c.q.End.Format(time.DateOnly))}
+	case !cut && warned:
+		return []string{fmt.Sprintf("[partial-period-false] partial_period on %s rows over %s … %s, whose periods are whole", g, c.q.Start.Format(time.DateOnly), c.q.End.Format(time.DateOnly))}
+	}
+	return nil
 }
 
 // checkAccounting: (h) original − removed = rows before the grain change; rows after = returned.

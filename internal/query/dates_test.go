@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
 )
 
 // presetCases: for each "today", the expected [start, end] of every preset in the
@@ -477,5 +479,27 @@ func TestDays(t *testing.T) {
 	q = &Query{Start: date("2026-03-01"), End: date("2026-03-31")}
 	if q.Days() != 31 {
 		t.Errorf("Days = %d", q.Days())
+	}
+}
+
+// The quarter presets are calendar quarters, as the quarterly grain's rows
+// are: last_quarter is exactly one whole quarter and this_quarter starts one,
+// for every day of several years, leap days included.
+func TestQuarterPresetsAlignWithQuarterlyGrain(t *testing.T) {
+	for today := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC); today.Year() < 2027; today = today.AddDate(0, 0, 1) {
+		for _, preset := range []string{"this_quarter", "last_quarter"} {
+			start, end, err := ResolvePreset(preset, today)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, last := fit.PartialPeriods(fit.Quarterly, start, end)
+			next := end.AddDate(0, 0, 1)
+			endsQuarter := next.Day() == 1 && (next.Month()-1)%3 == 0
+			sameQuarter := start.Year() == end.Year() && (start.Month()-1)/3 == (end.Month()-1)/3
+			if first || last == endsQuarter || !sameQuarter {
+				t.Fatalf("%s on %s is %s … %s: partial first %v, last %v", preset, today.Format(time.DateOnly),
+					start.Format(time.DateOnly), end.Format(time.DateOnly), first, last)
+			}
+		}
 	}
 }

@@ -19,8 +19,9 @@ var timeWords = map[string]fit.Grain{
 	"week": fit.Weekly, "weeks": fit.Weekly, "weekly": fit.Weekly, "isoweek": fit.Weekly,
 	"segmentsweek": fit.Weekly, "weekstart": fit.Weekly,
 	"month": fit.Monthly, "months": fit.Monthly, "monthly": fit.Monthly, "segmentsmonth": fit.Monthly,
-	"yearmonth": fit.Monthly,
-	"year":      "", "years": "", "yearly": "", "segmentsyear": "", "quarter": "", "segmentsquarter": "",
+	"yearmonth": fit.Monthly, "quarter": fit.Quarterly, "quarters": fit.Quarterly, "quarterly": fit.Quarterly,
+	"segmentsquarter": fit.Quarterly, "yearquarter": fit.Quarterly,
+	"year": "", "years": "", "yearly": "", "segmentsyear": "",
 	"hour": "", "hourofday": "", "stattimehour": "", "dayofweek": "", "segmentsdayofweek": "",
 	"timeperiod": "", "period": "", "timeincrement": "",
 }
@@ -136,11 +137,19 @@ var grainAliases = map[string]fit.Grain{
 	"daily": fit.Daily, "day": fit.Daily, "days": fit.Daily, "date": fit.Daily, "1": fit.Daily,
 	"weekly": fit.Weekly, "week": fit.Weekly, "weeks": fit.Weekly, "7": fit.Weekly, "isoweek": fit.Weekly,
 	"monthly": fit.Monthly, "month": fit.Monthly, "months": fit.Monthly,
+	"quarterly": fit.Quarterly, "quarter": fit.Quarterly, "quarters": fit.Quarterly,
 	"total": fit.Total, "all": fit.Total, "alldays": fit.Total, "none": fit.Total, "summary": fit.Total,
 	"aggregate": fit.Total, "overall": fit.Total,
 }
 
-var grainNames = []string{"daily", "weekly", "monthly", "total"}
+// GrainNames are the valid time_granularity values, finest first.
+var GrainNames = func() []string {
+	var out []string
+	for _, g := range fit.Grains {
+		out = append(out, string(g))
+	}
+	return out
+}()
 
 func (n *normalizer) granularity(given string, inferred fit.Grain) {
 	if given == "" {
@@ -155,7 +164,7 @@ func (n *normalizer) granularity(given string, inferred fit.Grain) {
 	g, ok := grainAliases[foldName(given)]
 	if !ok {
 		n.problem(Problem{Field: "time_granularity", Value: given, Problem: "unknown granularity",
-			Valid: grainNames, Closest: closestStrings(given, grainNames, 2)})
+			Valid: GrainNames, Closest: closestStrings(given, GrainNames, 2)})
 		return
 	}
 	if string(g) != given {

@@ -23,7 +23,7 @@ func (n *normalizer) sort(given []SortArg, limit *int) {
 		}
 		if !slices.Contains(returned, name) && IsTimeWord(name) {
 			n.problem(Problem{Field: at + ".field", Value: sa.Field, Problem: "the result has no time column at total granularity",
-				Valid: returned, Fix: "set time_granularity to daily, weekly or monthly, or sort by a returned column"})
+				Valid: returned, Fix: "set time_granularity to daily, weekly, monthly or quarterly, or sort by a returned column"})
 			continue
 		}
 		if !slices.Contains(returned, name) {

@@ -44,7 +44,10 @@ func TestDimensionSanitized(t *testing.T) {
 		{[]string{"segments.month"}, "", fit.Monthly, true, nil},
 		{[]string{"year"}, "", fit.Total, false, nil},
 		{[]string{"hour"}, "", fit.Total, false, nil},
-		{[]string{"quarter"}, "", fit.Total, false, nil},
+		{[]string{"quarter"}, "", fit.Quarterly, true, nil},
+		{[]string{"segments.quarter"}, "", fit.Quarterly, true, nil},
+		{[]string{"quarter", "month"}, "", fit.Monthly, true, nil},
+		{[]string{"year", "quarter"}, "", fit.Quarterly, true, nil},
 		{[]string{"day_of_week"}, "", fit.Total, false, nil},
 		// The finest grain wins, whatever the order.
 		{[]string{"month", "date"}, "", fit.Daily, true, nil},
@@ -149,7 +152,10 @@ func TestGranularity(t *testing.T) {
 		{"daily", fit.Daily, false},
 		{"weekly", fit.Weekly, false},
 		{"monthly", fit.Monthly, false},
+		{"quarterly", fit.Quarterly, false},
 		{"total", fit.Total, false},
+		{"Quarter", fit.Quarterly, true},
+		{"quarters", fit.Quarterly, true},
 		{"Daily", fit.Daily, true},
 		{"day", fit.Daily, true},
 		{"WEEK", fit.Weekly, true},
@@ -172,15 +178,18 @@ func TestGranularity(t *testing.T) {
 			t.Errorf("TimeColumn %q", q.TimeColumn())
 		}
 	}
-	for _, bad := range []string{"hourly", "yearly", "dialy", "quarterly", "x"} {
+	for _, bad := range []string{"hourly", "yearly", "dialy", "quartely", "x"} {
 		a := base()
 		a.TimeGranularity = bad
 		p := problemAt(t, mustFail(t, a), "time_granularity")
-		if !slices.Equal(p.Valid, []string{"daily", "weekly", "monthly", "total"}) {
+		if !slices.Equal(p.Valid, []string{"daily", "weekly", "monthly", "quarterly", "total"}) {
 			t.Errorf("%q: valid %v", bad, p.Valid)
 		}
 		if bad == "dialy" && (len(p.Closest) == 0 || p.Closest[0] != "daily") {
 			t.Errorf("dialy: closest %v", p.Closest)
+		}
+		if bad == "quartely" && (len(p.Closest) == 0 || p.Closest[0] != "quarterly") {
+			t.Errorf("quartely: closest %v", p.Closest)
 		}
 	}
 }

@@ -111,7 +111,8 @@ func newPlan(q *query.Query) (*plan, error) {
 		p.dateSegment = "segments.date"
 	case fit.Weekly:
 		p.dateSegment = "segments.week"
-	case fit.Monthly:
+	case fit.Monthly, fit.Quarterly:
+		// Quarterly: monthly rows, which the warehouse rolls up into quarters exactly.
 		p.dateSegment = "segments.month"
 	case fit.Total:
 	default:

@@ -20,6 +20,8 @@ var sameNumbersQueries = []string{
 	`{"platforms":["google_ads"],"metrics":["spend","clicks","cpc","conversions"],"dimensions":["campaign_name"],"time_granularity":"daily","date_range":{"start":"2026-02-01","end":"2026-02-28"}}`,
 	// weekly from a Wednesday (segments.week, the first week clipped)
 	`{"platforms":["google_ads"],"metrics":["spend","conversions","cpa"],"dimensions":["campaign_name"],"time_granularity":"weekly","date_range":{"start":"2025-12-03","end":"2026-01-20"}}`,
+	// quarterly with partial quarters (fetched by segments.month)
+	`{"platforms":["google_ads"],"metrics":["spend","clicks","cpc"],"dimensions":["campaign_name"],"time_granularity":"quarterly","date_range":{"start":"2025-09-17","end":"2026-02-10"}}`,
 	// monthly with a partial first month (segments.month, clipped to the 17th)
 	`{"platforms":["google_ads"],"metrics":["spend","impressions","cpm"],"dimensions":["account_name","campaign_objective","campaign_status"],"time_granularity":"monthly","date_range":{"start":"2025-09-17","end":"2026-02-10"}}`,
 	// ad groups (FROM ad_group)

@@ -179,7 +179,8 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 	case fit.Daily, fit.Weekly:
 		// Weekly: daily rows, which the warehouse rolls up into ISO weeks exactly.
 		p.increment = "1"
-	case fit.Monthly:
+	case fit.Monthly, fit.Quarterly:
+		// Quarterly: monthly rows, which the warehouse rolls up into quarters exactly.
 		p.increment = "monthly"
 	case fit.Total:
 		p.increment = "all_days"

@@ -58,6 +58,15 @@ var Cases = []Case{
 	{"reach alone, kept empty", `{"account_ids":$META,"date_range":{"start":"2026-01-03","end":"2026-02-01"},"metrics":["reach","frequency"]}`},
 	{"reach alone over accounts, kept empty", `{"account_ids":$META,"date_range":{"start":"2026-01-01","end":"2026-01-31"},"metrics":["reach"]}`},
 	{"metrics some platforms do not report", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","account_id"],"metrics":["link_clicks","reach","frequency"]}`},
+	// Quarterly: calendar quarters, labelled YYYY-Qn; partial first and last
+	// quarters across a year end, whole ones, the quarter presets, and reach,
+	// which is not stored per quarter.
+	{"quarterly across a year end, partial quarters", `{"account_ids":$USD,"date_range":{"start":"2025-02-08","end":"2026-03-14"},"dimensions":["campaign_name"],"metrics":["spend","clicks","ctr","cpa"],"time_granularity":"quarterly"}`},
+	{"quarterly by currency and device, whole quarters", `{"account_ids":$ALL,"date_range":{"start":"2025-04-01","end":"2025-12-31"},"dimensions":["currency","device"],"metrics":["spend","roas","conversion_rate","video_views"],"time_granularity":"quarterly"}`},
+	{"last quarter, quarterly, metric filter and limit", `{"account_ids":$USD,"date_preset":"last_quarter","dimensions":["campaign_name"],"metrics":["spend","cpc"],"filters":[{"field":"spend","operator":"GREATER_THAN","value":50}],"sort":[{"field":"spend","direction":"desc"}],"limit":5,"time_granularity":"quarterly"}`},
+	{"this quarter, quarterly, sorted by quarter", `{"account_ids":$ALL,"date_preset":"this_quarter","dimensions":["currency","platform"],"metrics":["impressions","cpm"],"sort":[{"field":"quarter","direction":"desc"}],"time_granularity":"quarterly"}`},
+	{"reach quarterly, not stored", `{"account_ids":$META,"date_range":{"start":"2025-10-01","end":"2025-12-31"},"dimensions":["account_id"],"metrics":["reach","frequency","impressions"],"time_granularity":"quarterly"}`},
+	{"reach alone quarterly, kept empty", `{"account_ids":$META,"date_preset":"last_quarter","dimensions":["campaign_name"],"metrics":["reach"],"time_granularity":"quarterly"}`},
 	{"a metric added after version 1's layout", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["platform","account_id"],"metrics":["video_views","video_views_p100"],"time_granularity":"weekly"}`},
 }
 
@@ -107,6 +116,7 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 	}
 	runCases(t, want, got, accounts, lists, now, cases)
+	runRollups(t, got, accounts, lists, now, cases)
 	runEmpty(t, got, accounts, lists, now, EmptyCases)
 	runSized(t, got, accounts, lists, now, cases)
 	runCoverage(t, want, got, accounts)

@@ -236,7 +236,7 @@ func (c *compilation) periodExpr() (string, error) {
 	switch c.q.Grain {
 	case fit.Daily:
 		return "f.date", nil
-	case fit.Weekly, fit.Monthly:
+	case fit.Weekly, fit.Monthly, fit.Quarterly:
 		return c.d.Truncate(c.q.Grain, "f.date"), nil
 	case fit.Total:
 		return "", nil

@@ -22,10 +22,12 @@ type Dialect interface {
 	Placeholder(n int) string
 	// Double casts expr to a double-precision float.
 	Double(expr string) string
-	// Truncate is the first day (a DATE) of the week (ISO, Monday) or calendar
-	// month holding the DATE expr.
+	// Truncate is the first day (a DATE) of the week (ISO, Monday), calendar
+	// month or calendar quarter holding the DATE expr.
 	Truncate(g fit.Grain, expr string) string
-	// FormatPeriod is the DATE expr as text: YYYY-MM for monthly, else YYYY-MM-DD.
+	// FormatPeriod is the DATE expr as the grain's label (fit.ParsePeriod
+	// reads it back): YYYY-MM for monthly, YYYY-Qn for quarterly (the quarter
+	// holding expr), else YYYY-MM-DD.
 	FormatPeriod(g fit.Grain, expr string) string
 	// Lower is the text expr in lower case, for case-insensitive matching,
 	// Unicode-aware whatever the database's locale.
@@ -90,8 +92,11 @@ func (DuckDB) Truncate(g fit.Grain, e string) string {
 	return fmt.Sprintf("date_trunc('%s', %s)::DATE", unit(g), e)
 }
 func (DuckDB) FormatPeriod(g fit.Grain, e string) string {
-	if g == fit.Monthly {
+	switch g {
+	case fit.Monthly:
 		return "strftime(" + e + ", '%Y-%m')"
+	case fit.Quarterly:
+		return "(strftime(" + e + ", '%Y') || '-Q' || CAST(quarter(" + e + ") AS VARCHAR))"
 	}
 	return "strftime(" + e + ", '%Y-%m-%d')"
 }
@@ -116,8 +121,11 @@ func (Postgres) Truncate(g fit.Grain, e string) string {
 	return fmt.Sprintf("date_trunc('%s', %s)::date", unit(g), e)
 }
 func (Postgres) FormatPeriod(g fit.Grain, e string) string {
-	if g == fit.Monthly {
+	switch g {
+	case fit.Monthly:
 		return "to_char(" + e + ", 'YYYY-MM')"
+	case fit.Quarterly:
+		return "to_char(" + e + `, 'YYYY-"Q"Q')`
 	}
 	return "to_char(" + e + ", 'YYYY-MM-DD')"
 }
@@ -146,14 +154,23 @@ func (ClickHouse) Placeholder(int) string    { return "?" }
 func (ClickHouse) Double(e string) string    { return "toFloat64(" + e + ")" }
 func (ClickHouse) TextOrder(e string) string { return e } // String compares bytes
 func (ClickHouse) Truncate(g fit.Grain, e string) string {
-	if g == fit.Monthly {
+	switch g {
+	case fit.Monthly:
 		return "toStartOfMonth(" + e + ")"
+	case fit.Quarterly:
+		return "toStartOfQuarter(" + e + ")"
 	}
 	return "toMonday(" + e + ")"
 }
+
+// FormatPeriod spells a quarter with toQuarter: 18.16's formatDateTime has no
+// quarter pattern.
 func (ClickHouse) FormatPeriod(g fit.Grain, e string) string {
-	if g == fit.Monthly {
+	switch g {
+	case fit.Monthly:
 		return "formatDateTime(" + e + ", '%Y-%m')"
+	case fit.Quarterly:
+		return "concat(toString(toYear(" + e + ")), '-Q', toString(toQuarter(" + e + ")))"
 	}
 	return "toString(" + e + ")"
 }
@@ -194,9 +211,13 @@ func (ClickHouse) JoinReach(agg, rch string, keys []string) string {
 	return l + " AS g\n  ANY LEFT JOIN (SELECT " + strings.Join(right, ", ") + ", reach FROM (" + rch + ")) AS r USING (" + strings.Join(using, ", ") + ")"
 }
 
+// unit is date_trunc's name for the period of g (weekly unless told otherwise).
 func unit(g fit.Grain) string {
-	if g == fit.Monthly {
+	switch g {
+	case fit.Monthly:
 		return "month"
+	case fit.Quarterly:
+		return "quarter"
 	}
 	return "week"
 }

@@ -13,8 +13,8 @@ import (
 
 // Reach counts distinct people, so it can never be summed from days or objects.
 // The warehouse stores it per account and per campaign for whole days, ISO weeks
-// and calendar months; a query gets reach only where one stored value answers
-// each row exactly. Otherwise reach (and frequency, which divides by it) is left
+// and calendar months (never quarters); a query gets reach only where one stored
+// value answers each row exactly. Otherwise reach (and frequency, which divides by it) is left
 // out or left empty, and a notice says why.
 
 // reachPlan says which stored reach values answer a query.
@@ -84,6 +84,8 @@ func planReach(q *query.Query, used []string) (*reachPlan, *fit.Notice) {
 	}
 	rp := &reachPlan{level: level, grain: q.Grain}
 	switch q.Grain {
+	case fit.Quarterly:
+		return unavailable("reach is not stored per calendar quarter (only per day, ISO week and calendar month), and a quarter's reach cannot be summed from its months; use time_granularity monthly" + wholePeriods(q.Start, q.End))
 	case fit.Daily:
 		rp.first, rp.last = q.Start, q.End
 	case fit.Weekly:
