@@ -52,9 +52,11 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 		p.meta.Warnings = []Warning{}
 	}
 	p.meta.Warnings = append(p.meta.Warnings, noticeWarnings(t.Notices)...)
+	p.received, p.source = p.meta, t
 
 	// Step 1: validate and filter.
 	base := p.filter(t, &p.meta)
+	p.base = base
 	if t.RowsBeforeLimit > t.Len() {
 		// Rows removed by step 1 never took a place in the limit (a source that
 		// ranks them puts them all in the table): what the limit chose from is
@@ -95,6 +97,11 @@ type pipeline struct {
 	meta      Meta
 	// lastMeta is the _meta of the blocks finish built last.
 	lastMeta Meta
+	// received is _meta before step 1, source the table as received and base
+	// the table after step 1: what a narrower query's answer at the requested
+	// grain is computed from (alternatives).
+	received     Meta
+	source, base *Table
 }
 
 func grainOf(t *Table) Grain {
@@ -315,16 +322,24 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 		p.bind(p.exceeded(csvEst, p.measure([]string{csvText})))
 		return nil, false, nil
 	}
-	blocks, tokens, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
+	build := func(m Meta) ([]string, error) {
 		mb, err := marshalMeta(m)
 		return []string{mb, csvText}, err
-	}, func(m *Meta, n int) { m.TokenEstimate = n })
+	}
+	setCount := func(m *Meta, n int) { m.TokenEstimate = n }
+	blocks, tokens, err := p.finishFitted(meta, build, setCount)
 	if err != nil {
 		return nil, false, err
 	}
 	if !p.fits(blocks, tokens) {
 		p.bind(p.exceeded(tokens, p.measure(blocks)))
 		return nil, false, nil
+	}
+	if grainOf(t) != p.requested {
+		// Coarsened: offer the requested grain on fewer values, if it fits.
+		if blocks, err = p.withAlternatives(meta, blocks, build, setCount); err != nil {
+			return nil, false, err
+		}
 	}
 	return &Response{Kind: KindData, Blocks: blocks, Meta: p.lastMeta, Table: t}, true, nil
 }
