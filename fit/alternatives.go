@@ -24,8 +24,8 @@ import (
 // (built by build from meta) fit, shedding them — the last one's fold first —
 // before anything else: the answer with fewer or none is returned when they
 // do not fit, its data and totals unchanged.
-func (p *pipeline) withAlternatives(meta Meta, blocks []string, build func(Meta) ([]string, error), setCount func(*Meta, int)) ([]string, error) {
-	alts := p.alternatives()
+func (p *pipeline) withAlternatives(meta Meta, blocks []string, tokens int, build func(Meta) ([]string, error), setCount func(*Meta, int)) ([]string, error) {
+	alts := p.alternatives(p.opt.Budget - tokens)
 	if len(alts) == 0 {
 		return blocks, nil
 	}
@@ -42,6 +42,18 @@ func (p *pipeline) withAlternatives(meta Meta, blocks []string, build func(Meta)
 	}
 	p.lastMeta = without
 	return blocks, nil
+}
+
+// leastAlternative is about the least an alternative costs in _meta: its
+// query with a single value, and a description.
+func (p *pipeline) leastAlternative(dim, value string) int {
+	q := p.opt.Suggest(Narrowing{Grain: p.requested, Field: dim, Values: []string{value}})
+	b, err := MarshalText(q)
+	if q == nil || err != nil {
+		return p.opt.Budget + 1
+	}
+	const description = 40 // and the field names, counts and brackets
+	return p.opt.Counter.Estimate(string(b)) + description
 }
 
 // shedAlternatives are the lists tried in turn: all of them, then each time
@@ -61,8 +73,9 @@ func shedAlternatives(alts []Alternative) [][]Alternative {
 // alternatives are the narrower queries at the requested grain offered with a
 // coarsened answer: the largest top N of the main dimension by the main metric
 // (ranked within each currency) whose answer fits, with its fold when that
-// fits too. None when no top N fits, or when a re-run could not be exact.
-func (p *pipeline) alternatives() []Alternative {
+// fits too. None when no top N fits, when a re-run could not be exact, or
+// when room, the tokens the coarsened answer leaves, cannot take one.
+func (p *pipeline) alternatives(room int) []Alternative {
 	base := p.base
 	if p.opt.Suggest == nil || base == nil || base.Len() == 0 || p.meta.RowsBeforeLimit > 0 {
 		return nil
@@ -72,6 +85,9 @@ func (p *pipeline) alternatives() []Alternative {
 		return nil
 	}
 	rk := rankByMetric(base, dim, main)
+	if len(rk.values) == 0 || room < p.leastAlternative(dim, rk.values[0].value) {
+		return nil // not worth pricing: it would be shed
+	}
 	values := distinctValues(base.Column(dim))
 	v := p.view(base)
 	var alt *Alternative

@@ -102,6 +102,9 @@ type pipeline struct {
 	// grain is computed from (alternatives).
 	received     Meta
 	source, base *Table
+	// estimates and exacts are the token counts of the blocks finish built,
+	// by their text.
+	estimates, exacts map[string]int
 }
 
 func grainOf(t *Table) Grain {
@@ -337,7 +340,7 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 	}
 	if grainOf(t) != p.requested {
 		// Coarsened: offer the requested grain on fewer values, if it fits.
-		if blocks, err = p.withAlternatives(meta, blocks, build, setCount); err != nil {
+		if blocks, err = p.withAlternatives(meta, blocks, tokens, build, setCount); err != nil {
 			return nil, false, err
 		}
 	}
@@ -348,10 +351,13 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 // token count (a fixpoint: the number is part of what it counts) and returns the
 // blocks and that count, exact by o200k_base when near the budget.
 func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCount func(*Meta, int)) ([]string, int, error) {
-	// Each block is counted once: across the fixpoint iterations only the small
-	// _meta block changes, never the (large) data block.
-	estimates := map[string]int{}
-	exacts := map[string]int{}
+	// Each block is counted once: across the fixpoint iterations, and the forms
+	// of _meta tried (echo levels, alternatives), only the small _meta block
+	// changes, never the (large) data block.
+	if p.estimates == nil {
+		p.estimates, p.exacts = map[string]int{}, map[string]int{}
+	}
+	estimates, exacts := p.estimates, p.exacts
 	count := func(blocks []string) int {
 		est, most := 0, 0
 		for _, b := range blocks {
