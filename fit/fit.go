@@ -18,9 +18,11 @@ func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.received, p.source = p.meta, t
 
 	// Step 1: validate and filter.
 	base := p.filter(t, &p.meta)
+	p.base = base
 	if t.RowsBeforeLimit > t.Len() {
 		// Rows removed by step 1 never took a place in the limit (a source that
 		// ranks them puts them all in the table): what the limit chose from is
@@ -121,6 +123,15 @@ type pipeline struct {
 	// largeBase is the coarser table FitLarge answers from, step 1 applied:
 	// the data in hand for the narrower queries of the summary.
 	largeBase *Table
+	// received is _meta before step 1, source the table as received and base
+	// the table after step 1: what a narrower query's answer at the requested
+	// grain is computed from (alternatives; nil for a Large table, whose
+	// rows are not in hand).
+	received     Meta
+	source, base *Table
+	// estimates and exacts are the token counts of the blocks finish built,
+	// by their text.
+	estimates, exacts map[string]int
 }
 
 func grainOf(t *Table) Grain {
@@ -329,16 +340,24 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 		p.bind(p.exceeded(csvEst, p.measure([]string{csvText})))
 		return nil, false, nil
 	}
-	blocks, tokens, err := p.finishFitted(meta, func(m Meta) ([]string, error) {
+	build := func(m Meta) ([]string, error) {
 		mb, err := marshalMeta(m)
 		return []string{mb, csvText}, err
-	}, func(m *Meta, n int) { m.TokenEstimate = n })
+	}
+	setCount := func(m *Meta, n int) { m.TokenEstimate = n }
+	blocks, tokens, err := p.finishFitted(meta, build, setCount)
 	if err != nil {
 		return nil, false, err
 	}
 	if !p.fits(blocks, tokens) {
 		p.bind(p.exceeded(tokens, p.measure(blocks)))
 		return nil, false, nil
+	}
+	if grainOf(t) != p.requested {
+		// Coarsened: offer the requested grain on fewer values, if it fits.
+		if blocks, err = p.withAlternatives(meta, blocks, tokens, build, setCount); err != nil {
+			return nil, false, err
+		}
 	}
 	return &Response{Kind: KindData, Blocks: blocks, Meta: p.lastMeta, Table: t}, true, nil
 }
@@ -347,10 +366,13 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 // token count (a fixpoint: the number is part of what it counts) and returns the
 // blocks and that count, exact by o200k_base when near the budget.
 func (p *pipeline) finish(meta Meta, build func(Meta) ([]string, error), setCount func(*Meta, int)) ([]string, int, error) {
-	// Each block is counted once: across the fixpoint iterations only the small
-	// _meta block changes, never the (large) data block.
-	estimates := map[string]int{}
-	exacts := map[string]int{}
+	// Each block is counted once: across the fixpoint iterations, and the forms
+	// of _meta tried (echo levels, alternatives), only the small _meta block
+	// changes, never the (large) data block.
+	if p.estimates == nil {
+		p.estimates, p.exacts = map[string]int{}, map[string]int{}
+	}
+	estimates, exacts := p.estimates, p.exacts
 	count := func(blocks []string) int {
 		est, most := 0, 0
 		for _, b := range blocks {

@@ -51,9 +51,12 @@ type Meta struct {
 	TimeGranularity *GrainChange   `json:"time_granularity,omitempty"`
 	Optimizations   []Optimization `json:"optimizations_applied"`
 	Warnings        []Warning      `json:"warnings"`
-	Query           any            `json:"query,omitempty"`
-	SourceCalls     int            `json:"source_calls"`
-	ElapsedMS       int64          `json:"elapsed_ms"`
+	// Alternatives are narrower queries that keep the requested grain, offered
+	// when the answer had to be coarsened (see Alternative).
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	Query        any           `json:"query,omitempty"`
+	SourceCalls  int           `json:"source_calls"`
+	ElapsedMS    int64         `json:"elapsed_ms"`
 }
 
 // GrainChange is the requested and the returned time granularity.
@@ -111,6 +114,18 @@ type Suggestion struct {
 	Query         any    `json:"query"`
 	ExpectedRows  int    `json:"expected_rows"`
 	TokenEstimate int    `json:"token_estimate"`
+}
+
+// Alternative is a ready-to-run query that keeps the grain a coarsened answer
+// gave up: the requested grain on the top values of the main dimension, whose
+// answer fits the budget. Rest, when set, is its companion: the same grain with
+// the other values folded into one row per period (and per remaining
+// dimension), so that the two answers together count every amount of the
+// requested data. Rows and tokens of both are computed from the data in hand,
+// as a Suggestion's are.
+type Alternative struct {
+	Suggestion
+	Rest *Suggestion `json:"rest,omitempty"`
 }
 
 // MarshalText encodes v as compact JSON the way responses are written: without

@@ -17,9 +17,11 @@ import (
 type Narrowing struct {
 	// Grain is the time granularity of the narrower query.
 	Grain Grain
-	// Field and Values keep only rows whose dimension Field is one of Values.
-	Field  string
-	Values []string
+	// Field and Values keep only rows whose dimension Field is one of Values
+	// (or, with Exclude, none of them: an empty value is none of them).
+	Field   string
+	Values  []string
+	Exclude bool
 	// Metric and Above keep only rows whose Metric exceeds Above at Grain
 	// (a filter on aggregated rows) when Metric is set.
 	Metric string
@@ -57,65 +59,17 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 	if p.opt.Suggest == nil {
 		return nil
 	}
-	avail := int(float64(p.opt.Budget) * 0.9) // room for estimator error
-	// The data may use what a suggested answer's _meta leaves: that _meta costs
-	// at least what this one does with its echo shortened (each suggestion is
-	// checked with its own _meta below).
-	dataAvail := avail - p.metaFloor(meta, avail)
-	if k := len(p.opt.Partitions.Keys); k >= 2 {
-		// A narrower answer may leave partitions without rows, each named in
-		// a warning of its own: the rows leave room for the worst case.
-		dataAvail -= partitionNoticeHead + (k-1)*partitionNoticeEach
-	}
+	dataAvail := p.dataRoom(meta)
 	if dataAvail <= 0 {
 		return nil
 	}
 	var out []Suggestion
-	// add offers a narrowing of view v whose rows, by estimate, take tokens. Its
-	// rows are then written out and counted exactly, with the _meta its answer
-	// will carry, so token_estimate is what the answer will count.
-	// answer, when not nil, is the table the narrower query will return
-	// (fewer dimensions: rolled up, not a subset of v's rows), with slack
-	// tokens and bytes for its cells that cannot be foreseen.
-	type answerTable struct {
-		t     *Table
-		slack int
-	}
 	add := func(desc string, n Narrowing, v *grainView, rows, cost int, answer *answerTable) bool {
-		if cost > dataAvail || rows == 0 {
-			return false
+		s, ok := p.price(meta, dataAvail, desc, n, v, rows, cost, answer)
+		if ok {
+			out = append(out, s)
 		}
-		q := p.opt.Suggest(n)
-		if q == nil {
-			return false
-		}
-		var csvTable *Table
-		slack, emptied := 0, 0
-		if idx := rowsOf(v, n, p.opt.Start, p.limitPartition(v.t)); idx != nil {
-			csvTable = v.t.Select(idx)
-			emptied = p.partitionsLeft(v.t, csvTable)
-		} else if answer != nil { // every row rolled up: no partition emptied
-			csvTable, slack = answer.t, answer.slack
-		} else {
-			return false
-		}
-		if rows = csvTable.Len(); rows == 0 {
-			return false
-		}
-		var buf bytes.Buffer
-		if err := WriteCSV(&buf, csvTable); err != nil {
-			return false
-		}
-		data := buf.String()
-		tokens := p.opt.Counter.Exact(data) + slack
-		ext := p.measure([]string{data})
-		ext.Bytes += slack
-		metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext, emptied)
-		if !ok {
-			return false
-		}
-		out = append(out, Suggestion{Description: desc, Query: q, ExpectedRows: rows, TokenEstimate: tokens + metaTokens})
-		return true
+		return ok
 	}
 
 	if meta.RowsBeforeLimit > 0 { // a limit cut the rows (Fit saw it on the source's table)
@@ -198,6 +152,72 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 		}
 	}
 	return out
+}
+
+// dataRoom is what the data of a narrower answer may take: the budget less
+// room for estimator error, less what that answer's _meta costs at least (its
+// echo shortened; each narrowing is checked with its own _meta by price), less
+// the worst case of partitions it leaves without rows, each named in a warning
+// of its own. meta is the _meta of the response in hand.
+func (p *pipeline) dataRoom(meta Meta) int {
+	avail := int(float64(p.opt.Budget) * 0.9) // room for estimator error
+	dataAvail := avail - p.metaFloor(meta, avail)
+	if k := len(p.opt.Partitions.Keys); k >= 2 {
+		dataAvail -= partitionNoticeHead + (k-1)*partitionNoticeEach
+	}
+	return dataAvail
+}
+
+// answerTable is the table a narrower query will return when it is not a
+// subset of the view's rows (fewer dimensions: rolled up), with slack tokens
+// and bytes for its cells that cannot be foreseen, and how many partitions it
+// may leave without rows (partitionsLeft).
+type answerTable struct {
+	t       *Table
+	slack   int
+	emptied int
+}
+
+// price offers a narrowing of view v whose rows, by estimate, take cost
+// tokens of dataAvail. Its rows are then written out and counted exactly,
+// with the _meta its answer will carry (meta's, with the narrowing's query),
+// so the suggestion's token_estimate is what the answer will count; false
+// when it does not fit or cannot be expressed. answer, when not nil, is the
+// table the narrower query will return when it is not a subset of v's rows.
+func (p *pipeline) price(meta Meta, dataAvail int, desc string, n Narrowing, v *grainView, rows, cost int, answer *answerTable) (Suggestion, bool) {
+	if cost > dataAvail || rows == 0 {
+		return Suggestion{}, false
+	}
+	q := p.opt.Suggest(n)
+	if q == nil {
+		return Suggestion{}, false
+	}
+	var csvTable *Table
+	slack, emptied := 0, 0
+	if idx := rowsOf(v, n, p.opt.Start, p.limitPartition(v.t)); idx != nil {
+		csvTable = v.t.Select(idx)
+		emptied = p.partitionsLeft(v.t, csvTable)
+	} else if answer != nil {
+		csvTable, slack, emptied = answer.t, answer.slack, answer.emptied
+	} else {
+		return Suggestion{}, false
+	}
+	if rows = csvTable.Len(); rows == 0 {
+		return Suggestion{}, false
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, csvTable); err != nil {
+		return Suggestion{}, false
+	}
+	data := buf.String()
+	tokens := p.opt.Counter.Exact(data) + slack
+	ext := p.measure([]string{data})
+	ext.Bytes += slack
+	metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext, emptied)
+	if !ok {
+		return Suggestion{}, false
+	}
+	return Suggestion{Description: desc, Query: q, ExpectedRows: rows, TokenEstimate: tokens + metaTokens}, true
 }
 
 // shrinking tries a search with the room in hand, then with less: a narrowing
@@ -342,7 +362,7 @@ func rowsOf(v *grainView, n Narrowing, start time.Time, part *Column) []int {
 		for _, s := range n.Values {
 			in[s] = true
 		}
-		keep = func(r int) bool { return in[d.Strings[r]] }
+		keep = func(r int) bool { return in[d.Strings[r]] != n.Exclude }
 	case n.Metric != "":
 		m := v.t.Column(n.Metric)
 		if m == nil {

@@ -125,7 +125,22 @@ func TestSuggestionsKeepTokenBudgetAndCountTheEcho(t *testing.T) {
 func checkSuggestions(t *testing.T, e *Engine, client string, flag int, res *Result, what string) int {
 	t.Helper()
 	n := 0
-	for _, s := range res.Response.TooLarge.RequeryInstructions.Suggestions {
+	for _, got := range checkRerun(t, e, client, flag, res, res.Response.TooLarge.RequeryInstructions.Suggestions, what) {
+		if got != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// checkRerun re-runs narrower queries offered by res (suggestions,
+// alternatives) as the same client would, checks each delivers what it
+// promised, and returns the answers (nil for one that did not).
+func checkRerun(t *testing.T, e *Engine, client string, flag int, res *Result, ss []fit.Suggestion, what string) []*Result {
+	t.Helper()
+	var out []*Result
+	for _, s := range ss {
+		out = append(out, nil)
 		q, _ := json.Marshal(s.Query)
 		if tb := effective(client, flag, string(q)); tb != res.Response.Meta.TokenBudget && tb != effective(client, flag, "{}") && !strings.Contains(string(q), `"token_budget"`) {
 			t.Errorf("%s, %q: the suggestion dropped token_budget", what, s.Description)
@@ -152,9 +167,9 @@ func checkSuggestions(t *testing.T, e *Engine, client string, flag int, res *Res
 				t.Logf("%s\n%s", got.Blocks[0], got.Blocks[1])
 			}
 		}
-		n++
+		out[len(out)-1] = got
 	}
-	return n
+	return out
 }
 
 // After a limit cut the rows, a suggestion computed from the rows in hand keeps

@@ -9,7 +9,8 @@ import (
 )
 
 // Narrow expresses a fit.Narrowing as ready-to-run query arguments: the query's
-// own arguments with the grain, filters, dates, dimensions or limit changed. The
+// own arguments with the grain, filters (IN, or NOT_IN for Exclude), dates,
+// dimensions or limit changed. The
 // caller's token_budget is kept, so the narrower query is answered within the
 // same budget its token_estimate was computed for.
 func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
@@ -22,7 +23,11 @@ func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
 		for i, v := range n.Values {
 			vals[i] = v
 		}
-		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(query.In), Value: vals})
+		op := query.In
+		if n.Exclude {
+			op = query.NotIn
+		}
+		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Field, Operator: string(op), Value: vals})
 	}
 	if n.Metric != "" {
 		a.Filters = append(slices.Clone(a.Filters), query.FilterArg{Field: n.Metric, Operator: string(query.GreaterThan), Value: n.Above})
