@@ -64,7 +64,7 @@ func newPipeline(t *Table, opt Options) (*pipeline, error) {
 	if opt.Report.Started.IsZero() {
 		opt.Report.Started = time.Now()
 	}
-	p := &pipeline{opt: opt, requested: grainOf(t)}
+	p := &pipeline{opt: opt, requested: grainOf(t), columns: t.Columns}
 	p.meta = Meta{
 		OriginalRows:  t.Len(),
 		Format:        "csv",
@@ -118,6 +118,8 @@ type pipeline struct {
 	meta      Meta
 	// lastMeta is the _meta of the blocks finish built last.
 	lastMeta Meta
+	// columns are the requested table's (skipGrain).
+	columns []*Column
 	// large is the requested table when it is too large to hold (FitLarge).
 	large *Large
 	// largeBase is the coarser table FitLarge answers from, step 1 applied:

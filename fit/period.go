@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -125,11 +126,22 @@ func (g Grain) PeriodWord() string {
 // date range inside one quarter are the totals plus a constant column (and,
 // from a source that must be asked again, one more call), so it goes on to
 // total. Weekly and monthly are never skipped.
-func (p *pipeline) skipGrain(g Grain) bool { return SkipsGrain(g, p.opt.Start, p.opt.End) }
+func (p *pipeline) skipGrain(g Grain) bool {
+	return SkipsGrain(g, p.opt.Start, p.opt.End, p.columns)
+}
 
 // SkipsGrain is the pipeline's rule for passing over grain g when coarsening
-// the answer for the date range start…end (see skipGrain), for a caller that
-// chooses a grain to ask its source for.
-func SkipsGrain(g Grain, start, end time.Time) bool {
-	return g == Quarterly && !start.IsZero() && !end.IsZero() && periodOf(g, start) == periodOf(g, end)
+// an answer with columns cols for the date range start…end, for a caller that
+// chooses a grain to ask its source for: quarterly, when the range lies
+// inside one quarter (see skipGrain) or a distinct count is asked for (reach
+// is stored per week, month and range, never per quarter: a quarterly answer
+// would leave it out where the total keeps it).
+func SkipsGrain(g Grain, start, end time.Time, cols []*Column) bool {
+	if g != Quarterly {
+		return false
+	}
+	if slices.ContainsFunc(cols, func(c *Column) bool { return c.Role == RoleMetric && c.Aggregation == NonAdditive && !c.Hidden }) {
+		return true
+	}
+	return !start.IsZero() && !end.IsZero() && periodOf(g, start) == periodOf(g, end)
 }

@@ -74,7 +74,7 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 	// enough to fetch for the summary's narrower queries.
 	var coarseGrain fit.Grain
 	for i := len(grains) - 1; i >= 1; i-- {
-		if fit.SkipsGrain(grains[i], q.Start, q.End) {
+		if fit.SkipsGrain(grains[i], q.Start, q.End, removed.Columns) {
 			continue
 		}
 		if counts[i] >= 0 && (mightFit(counts[i], opts) || coarseGrain == "" && counts[i] <= maxSuggestionRows) {

@@ -155,7 +155,7 @@ func outcome(res *answer.Result, grain fit.Grain) string {
 
 // TestFlagshipFetchesOncePerAccount: the seed's flagship over both fakes asks
 // each account for its rows exactly once, whatever the grain returned (the
-// grain asked, monthly, total, data_too_large), asked daily or weekly (weeks
+// grain asked, monthly, quarterly, data_too_large), asked daily or weekly (weeks
 // do not roll up into months: the call fetches days); the coarsened answers
 // hold the numbers of a fresh query at the grain returned.
 func TestFlagshipFetchesOncePerAccount(t *testing.T) {
@@ -179,7 +179,7 @@ func TestFlagshipFetchesOncePerAccount(t *testing.T) {
 			}
 			f.sameAsFresh(t, res, flagship)
 		}
-		if want := []string{string(grain), "monthly", "total", "data_too_large"}; !slices.Equal(outcomes, want) {
+		if want := []string{string(grain), "monthly", "quarterly", "data_too_large"}; !slices.Equal(outcomes, want) {
 			t.Errorf("%s flagship returned %v, want %v (the budgets no longer exercise every grain)", grain, outcomes, want)
 		}
 	}
