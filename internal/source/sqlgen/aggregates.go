@@ -82,10 +82,11 @@ type aggregateLayout struct {
 	dims     []int  // Columns indexes of the dimensions and time column
 	metrics  []int  // Columns indexes of the metrics, hidden ones too
 	period   string // the time column as text
+	null     string // a NULL double
 }
 
 func newAggregateLayout(p *Plan, d Dialect, grain fit.Grain) *aggregateLayout {
-	l := &aggregateLayout{p: p, d: d.(aggregateDialect), period: d.FormatPeriod(grain, "c0")}
+	l := &aggregateLayout{p: p, d: d.(aggregateDialect), period: d.FormatPeriod(grain, "c0"), null: d.Double("NULL")}
 	for i, c := range p.Columns {
 		if c.Role == fit.RoleMetric {
 			l.metrics = append(l.metrics, i)
@@ -110,26 +111,31 @@ func columnIndex(cols []*fit.Column, name string) int {
 	return -1
 }
 
-// keys are the branches' value expressions: one per dimension, then "" for
-// the metrics' branch (grouped by currency alone).
-func (l *aggregateLayout) keys() []string {
-	var out []string
+// branchKey is a branch's value: its text, and what it is grouped by.
+type branchKey struct{ value, group string }
+
+// keys are the branches' values: one per dimension (the time column grouped
+// by its date, cheaper than by its label), then none for the metrics' branch
+// (grouped by currency alone).
+func (l *aggregateLayout) keys() []branchKey {
+	var out []branchKey
 	for _, i := range l.dims {
 		if l.p.Columns[i].Role == fit.RoleTime { // Plan.Rows has the period's date
-			out = append(out, l.period)
+			out = append(out, branchKey{l.period, fmt.Sprintf("c%d", i)})
 			continue
 		}
-		out = append(out, fmt.Sprintf("coalesce(c%d, '')", i))
+		e := fmt.Sprintf("coalesce(c%d, '')", i)
+		out = append(out, branchKey{e, e})
 	}
-	return append(out, "")
+	return append(out, branchKey{})
 }
 
-func (l *aggregateLayout) branch(k int, key, from string) string {
+func (l *aggregateLayout) branch(k int, key branchKey, from string) string {
 	cur := l.currency
 	if cur == "" {
 		cur = "''"
 	}
-	value := key
+	value := key.value
 	if value == "" {
 		value = "''"
 	}
@@ -154,11 +160,24 @@ func (l *aggregateLayout) branch(k int, key, from string) string {
 		if l.exact(i) {
 			sum = l.d.Int64("SUM(" + l.d.Int64("round("+c+" * 1000000)") + ")")
 		}
-		sel = append(sel, "COUNT("+c+")", "MIN("+c+")", "MAX("+c+")", sum)
+		col := l.p.Columns[i]
+		ranks := col.Aggregation == fit.Sum && !col.Hidden // a value's rank needs its count and sum
+		switch {
+		case key.group == "" || !l.d.TypedNulls():
+			sel = append(sel, "COUNT("+c+")", "MIN("+c+")", "MAX("+c+")", sum)
+		case ranks:
+			sel = append(sel, "COUNT("+c+")", l.null, l.null, sum)
+		default: // a dimension's branch needs nothing else of it
+			noSum := l.null
+			if l.exact(i) {
+				noSum = l.d.Int64("NULL")
+			}
+			sel = append(sel, "0", l.null, l.null, noSum)
+		}
 	}
 	var group []string
-	if key != "" {
-		group = append(group, key)
+	if key.group != "" {
+		group = append(group, key.group)
 	}
 	if l.currency != "" {
 		group = append(group, l.currency)

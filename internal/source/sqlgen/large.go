@@ -40,6 +40,10 @@ type aggregateDialect interface {
 	// referenced several times is computed once. Without it each reference
 	// computes it again.
 	Materialize() bool
+	// TypedNulls says a NULL (or 0) in one branch of a UNION ALL takes the
+	// type of the other branches' column; without it every branch computes
+	// the same aggregates.
+	TypedNulls() bool
 }
 
 func (DuckDB) Int64(e string) string     { return "CAST(" + e + " AS BIGINT)" }
@@ -48,6 +52,9 @@ func (Postgres) Int64(e string) string   { return "CAST(" + e + " AS BIGINT)" }
 func (Postgres) Materialize() bool       { return true }
 func (ClickHouse) Int64(e string) string { return "toInt64(" + e + ")" }
 func (ClickHouse) Materialize() bool     { return false }
+func (DuckDB) TypedNulls() bool          { return true }
+func (Postgres) TypedNulls() bool        { return true }
+func (ClickHouse) TypedNulls() bool      { return false }
 
 // RowCounts is how many rows q returns at each of grains, in one statement;
 // -1 at a grain q cannot be asked at (a filter on a metric not available
