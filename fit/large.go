@@ -288,3 +288,15 @@ func allZeroAggregates(schema *Table, agg *Aggregates, removed *Table, partition
 	slices.Sort(keys)
 	return keys, false
 }
+
+// ClearlyOver says table t's CSV alone is clearly over opt's budget (by a
+// sampled estimate, over twice the budget): the test the pipeline skips a
+// grain by without encoding it, for a caller deciding what to ask its source
+// for.
+func ClearlyOver(t *Table, opt Options) bool {
+	c := opt.Counter
+	if c == nil {
+		c = defaultCounter()
+	}
+	return t.Len() > opt.Budget || sampledTokens(t, c, 500) > 2*opt.Budget
+}

@@ -142,6 +142,8 @@ func (g *globals) openWarehouse(ctx context.Context, stderr io.Writer) (*duckdb.
 		Progress:   stderr,
 		Logger:     g.logger(stderr),
 		NoDemoFill: noFill,
+		// The configured bound on DuckDB's memory (0: its default).
+		MemoryLimitMB: g.cfg.Limits.WarehouseMemoryMB,
 	})
 	if errors.Is(err, duckdb.ErrEmpty) {
 		name := "the warehouse " + path

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/budget"
@@ -15,8 +16,9 @@ import (
 const (
 	// DefaultSizeFirstAbove is the number of stored facts a query reads above
 	// which the engine counts its rows where they are before fetching any:
-	// below it, reading the rows costs less than counting them first.
-	DefaultSizeFirstAbove = 250_000
+	// below it, reading the rows costs less than counting them first, and no
+	// result can exceed the rows one call may read (rowbudget's default).
+	DefaultSizeFirstAbove = 500_000
 	// maxSuggestionRows is the most rows of a coarser grain fetched only to
 	// compute a summary's narrower queries (when no grain can fit).
 	maxSuggestionRows = 100_000
@@ -57,9 +59,27 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 		counts[i] = -1
 	}
 	counts[len(counts)-1] = total[0]
+	// Each total row is at most one row per period at the grain asked: when
+	// that many might fit, the rows are read as usual.
+	if bound := total[0] * periodsIn(q.Grain, q.Start, q.End); mightFit(bound, opts) {
+		return nil, false, nil
+	}
+	var totals *fit.Table
 	if mightFit(total[0], opts) && len(grains) > 1 {
-		if counts, err = sz.RowCounts(ctx, q, grains); err != nil {
+		// Few enough total rows to fetch. When their CSV is clearly over the
+		// budget, no finer grain (more rows, each with a time label more)
+		// fits either, and nothing else needs counting.
+		qt := *q
+		qt.Grain = fit.Total
+		if totals, err = e.Source.Query(ctx, &qt); err != nil {
 			return nil, false, err
+		}
+		if !fit.ClearlyOver(totals, opts) {
+			finer, err := sz.RowCounts(ctx, q, grains[:len(grains)-1])
+			if err != nil {
+				return nil, false, err
+			}
+			copy(counts, finer)
 		}
 	}
 	if counts[0] >= 0 && mightFit(counts[0], opts) {
@@ -82,7 +102,9 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 		}
 	}
 	var coarse *fit.Table
-	if coarseGrain != "" {
+	if coarseGrain == fit.Total && totals != nil {
+		coarse = totals
+	} else if coarseGrain != "" {
 		qc := *q
 		qc.Grain = coarseGrain
 		if coarse, err = e.Source.Query(ctx, &qc); err != nil {
@@ -129,6 +151,27 @@ func factsIn(q *query.Query, cov map[string]source.Coverage) int {
 		total += float64(c.Facts) * days / span
 	}
 	return int(total)
+}
+
+// periodsIn is how many periods of grain g the range start…end has (1 at
+// total grain).
+func periodsIn(g fit.Grain, start, end time.Time) int {
+	seen := map[int]bool{}
+	for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+		switch g {
+		case fit.Daily:
+			seen[int(d.Unix()/86400)] = true
+		case fit.Weekly:
+			seen[int(d.AddDate(0, 0, -(int(d.Weekday())+6)%7).Unix()/86400)] = true
+		case fit.Monthly:
+			seen[d.Year()*12+int(d.Month())] = true
+		case fit.Quarterly:
+			seen[d.Year()*4+(int(d.Month())-1)/3] = true
+		default:
+			return 1
+		}
+	}
+	return max(1, len(seen))
 }
 
 // mightFit says rows rows might fit the budget: each costs at least a token,
