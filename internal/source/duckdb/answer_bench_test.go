@@ -1,0 +1,39 @@
+package duckdb
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/answer"
+)
+
+// BenchmarkAnswer runs whole tool calls (normalize, source, fit) on the full
+// demo warehouse, as a client gets them: the flagship, the everyday small
+// question, and issue 16's worst case — every ad × country × device ×
+// placement of ten accounts, daily, two years (about 2.3M rows, far over any
+// budget). See docs/benchmarks.md, "Huge results in bounded memory".
+func BenchmarkAnswer(b *testing.B) {
+	ids := firstTenAccounts(b)
+	cases := []struct{ name, args string }{
+		{"flagship", `{"account_ids":[` + ids + `],"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily"}`},
+		{"account_spend", `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["account_name"],"metrics":["spend"]}`},
+		{"worst", `{"account_ids":["act_4409187263550918","act_3376015298441067","act_6630418825197342","act_2284619037465520","act_1015823746512093","act_5521093847612239","7201845539016472318","7318862045571299861","7254490217683350144","617-204-8851"],"dimensions":["ad_id","country","device","publisher_platform"],"metrics":["spend","clicks","impressions","conversions"],"time_granularity":"daily","date_range":{"start":"2024-03-15","end":"2026-03-14"}}`},
+	}
+	e := &answer.Engine{Source: openBenchSource(b), Now: func() time.Time { return benchAnchor.Add(12 * time.Hour) }}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var res *answer.Result
+			for b.Loop() {
+				var err error
+				if res, err = e.Query(context.Background(), answer.Request{Args: []byte(c.args), Client: "claude-code"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if res.IsError {
+				b.Fatalf("%.300s", res.Blocks[0])
+			}
+			b.ReportMetric(float64(res.Report.SourceCalls), "source_calls")
+		})
+	}
+}
