@@ -48,6 +48,9 @@ type Engine struct {
 	// a source that can count its rows (source.Sizer) is asked their number
 	// first (DefaultSizeFirstAbove when 0).
 	SizeFirstAbove int
+	// LargeWork admits the calls that count and summarize a large result in
+	// the warehouse (nil: no bound); shared by every call of a server.
+	LargeWork *Gate
 }
 
 // Request is one call.

@@ -47,6 +47,14 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 	if facts := factsIn(q, cov); facts <= e.sizeFirstAbove() || facts <= b.Effective {
 		return nil, false, nil
 	}
+	// One large aggregation at a time (per gate place): they share the
+	// warehouse's memory limit, which several at once would exhaust for
+	// every call, and its CPU, which the other calls need.
+	release, err := e.LargeWork.enter(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer release()
 	grains := fit.Grains[slices.Index(fit.Grains, q.Grain):]
 	// The total grain first: its rows are the fewest, and when they cannot
 	// fit, no grain can — the others need not be counted.

@@ -82,8 +82,8 @@ func (l Limits) checkRows(bad func(string, ...any)) {
 	if l.MaxRowsInFlight < 0 || l.MaxRowsInFlight > 0 && l.MaxRowsInFlight < max(1000, l.MaxRowsPerCall) {
 		bad("limits.max_rows_in_flight %d: want at least max_rows_per_call (the default is %d)", l.MaxRowsInFlight, rowbudget.DefaultInFlight)
 	}
-	if l.WarehouseMemoryMB < -1 || l.WarehouseMemoryMB > 0 && l.WarehouseMemoryMB < 64 {
-		bad("limits.warehouse_memory_mb %d: want at least 64 (MB), or -1 for no limit (the default, 0, is 128)", l.WarehouseMemoryMB)
+	if l.WarehouseMemoryMB < 0 || l.WarehouseMemoryMB > 0 && l.WarehouseMemoryMB < 64 {
+		bad("limits.warehouse_memory_mb %d: want at least 64 (MB), or 0 for DuckDB's own limit (80%% of RAM)", l.WarehouseMemoryMB)
 	}
 }
 

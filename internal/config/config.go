@@ -109,9 +109,9 @@ type Limits struct {
 	// MaxSessionsPerPrincipal caps each API key's or OAuth user's open
 	// sessions (default 20), so one cannot take every slot of http.max_sessions.
 	MaxSessionsPerPrincipal int `yaml:"max_sessions_per_principal"`
-	// WarehouseMemoryMB bounds the memory the embedded DuckDB warehouse uses
-	// to answer queries (its memory_limit; large aggregations spill to a
-	// temporary directory): duckdb.DefaultMemoryLimitMB when 0, none when -1.
+	// WarehouseMemoryMB, when set, bounds the memory the embedded DuckDB
+	// warehouse uses to answer queries (its memory_limit; large aggregations
+	// spill to a temporary directory); 0 keeps DuckDB's own (80% of RAM).
 	WarehouseMemoryMB int `yaml:"warehouse_memory_mb"`
 }
 

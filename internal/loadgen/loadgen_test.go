@@ -74,6 +74,8 @@ func TestCheckAnswer(t *testing.T) {
 		{text(false, `{"_meta":{"count":1}}`, "a,b\n1,2\n"), false, OK, ""},
 		{text(false, `{"_meta":{"count":1}`, "a,b\n1,2\n"), false, Malformed, "truncated_json"},
 		{text(false, `{"_meta":{"count":1}}`), false, Malformed, "missing_data_block"},
+		// data_too_large: one block, the summary with its _meta inside.
+		{text(false, `{"type":"data_too_large","summary":{},"_meta":{"format":"summary"}}`), false, OK, ""},
 		{text(false, `{"_meta":{"count":1}}`, "a,b\n1,"), false, Malformed, "truncated_data_block"},
 		{text(true, `{"type":"timeout","message":"x"}`), false, ToolError, "timeout"},
 		{text(true, `{"type":"invalid_query"}`), true, OK, "invalid_query"},

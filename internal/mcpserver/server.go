@@ -165,7 +165,10 @@ func newServer(cfg Config) *server {
 			Counter:         counter,
 			BudgetOverrides: cfg.BudgetOverrides,
 			Rows:            cfg.Rows,
-			Demo:            source.DemoLabel(cfg.Source),
+			// One large result counted and summarized in the warehouse at
+			// a time: they share its memory and CPU (docs/deployment.md).
+			LargeWork: answer.NewGate(1),
+			Demo:      source.DemoLabel(cfg.Source),
 		},
 		accounts: accounts,
 		counter:  counter,

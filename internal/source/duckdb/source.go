@@ -44,17 +44,14 @@ type Options struct {
 	// filling it with the demo dataset: only the single-user default may be
 	// filled, never a file someone configured for a server with tenants.
 	NoDemoFill bool
-	// MemoryLimitMB bounds the memory DuckDB uses to answer queries (its
-	// memory_limit; large aggregations spill to a private temporary
-	// directory instead): DefaultMemoryLimitMB when 0, none when negative.
+	// MemoryLimitMB, when positive, bounds the memory DuckDB uses to answer
+	// queries (its memory_limit; large aggregations spill to a temporary
+	// directory instead); 0 or negative keeps DuckDB's own (80% of RAM).
+	// A low bound trades speed for memory, and queries running beside a
+	// large aggregation may then fail for want of it (docs/benchmarks.md,
+	// "Huge results in bounded memory").
 	MemoryLimitMB int
 }
-
-// DefaultMemoryLimitMB is DuckDB's default memory limit for reading the
-// warehouse: enough for the flagship query many times over, and it keeps a
-// server answering multi-million-row summaries under ~300 MB of RSS
-// (docs/benchmarks.md, "Huge results in bounded memory").
-const DefaultMemoryLimitMB = 128
 
 // ErrEmpty: the warehouse holds no data and Options.NoDemoFill forbids the demo dataset.
 var ErrEmpty = errors.New("the warehouse holds no data")

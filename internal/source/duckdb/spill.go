@@ -22,11 +22,8 @@ type spillDir struct {
 }
 
 func newSpill(path string, limitMB int) *spillDir {
-	if limitMB < 0 {
+	if limitMB <= 0 {
 		return &spillDir{}
-	}
-	if limitMB == 0 {
-		limitMB = DefaultMemoryLimitMB
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
