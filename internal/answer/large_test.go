@@ -3,6 +3,8 @@ package answer
 import (
 	"context"
 	"encoding/json"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,5 +118,53 @@ func TestLargeAnswersAsReadingEveryRow(t *testing.T) {
 				t.Errorf("summaries differ:\n%s\n---\n%s", a, b)
 			}
 		})
+	}
+}
+
+// busySizer counts the large aggregations running at once.
+type busySizer struct {
+	source.Sizer
+	active, most atomic.Int32
+}
+
+func (b *busySizer) Aggregates(ctx context.Context, q *query.Query) (*fit.Aggregates, error) {
+	n := b.active.Add(1)
+	defer b.active.Add(-1)
+	for {
+		m := b.most.Load()
+		if n <= m || b.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	return b.Sizer.Aggregates(ctx, q)
+}
+
+// Large aggregations pass one at a time through the engine's gate, and every
+// call waiting its turn is answered: together they would share (and could
+// exhaust) the warehouse's memory.
+func TestLargeWorkOneAtATime(t *testing.T) {
+	src := duckdbtest.Open(t)
+	busy := &busySizer{Sizer: src}
+	e := &Engine{Source: &grainsAsked{Source: src, sizer: busy}, Now: duckdbtest.Now, SizeFirstAbove: 1, LargeWork: NewGate(1)}
+	args := `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["ad_name","country","device"],"metrics":["spend","clicks"],"time_granularity":"daily"}`
+	var wg sync.WaitGroup
+	results := make([]*Result, 4)
+	for i := range results {
+		wg.Go(func() {
+			res, err := e.Query(context.Background(), Request{Args: []byte(args), Budget: 2000})
+			if err != nil {
+				t.Error(err)
+			}
+			results[i] = res
+		})
+	}
+	wg.Wait()
+	for i, res := range results {
+		if res == nil || res.IsError || res.Response == nil || res.Response.Kind != fit.KindTooLarge {
+			t.Fatalf("call %d: %+v", i, res)
+		}
+	}
+	if m := busy.most.Load(); m != 1 {
+		t.Errorf("%d large aggregations at once, want 1", m)
 	}
 }
