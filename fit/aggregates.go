@@ -1,10 +1,5 @@
 package fit
 
-import (
-	"slices"
-	"strings"
-)
-
 // Aggregates are what a summary needs of a table, computed where the table's
 // rows are (a warehouse's aggregate SQL), so that a table too large to bring
 // into memory is summarized without its rows. SummarizeAggregates of a table's
@@ -215,10 +210,6 @@ func groupsFor(schema *Table, c *Column, a *Aggregates) *aggGroups {
 			g.names = []string{src.Currency}
 		}
 	}
-	g.order = make([]int32, len(g.names))
-	for i := range g.order {
-		g.order[i] = int32(i)
-	}
-	slices.SortFunc(g.order, func(x, y int32) int { return strings.Compare(g.names[x], g.names[y]) })
+	g.order = byName(g.names)
 	return g
 }

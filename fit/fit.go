@@ -184,6 +184,13 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 		return kept
 	}
 	keys, whole := allZeroPartitions(t, p.opt.Partitions.Column)
+	p.warnAllZero(meta, keys, whole)
+	return kept
+}
+
+// warnAllZero warns about the partitions whose every metric is zero (keys),
+// or the whole table's.
+func (p *pipeline) warnAllZero(meta *Meta, keys []string, whole bool) {
 	if whole {
 		keys = p.opt.Partitions.Keys
 	}
@@ -194,7 +201,6 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 		}
 		meta.Warnings = append(meta.Warnings, Warning{Type: "all_zero_metrics", Detail: detail, Keys: keys})
 	}
-	return kept
 }
 
 // removal is step 1's report of the rows of from (a table of t's columns and

@@ -207,16 +207,7 @@ func (p *pipeline) largeSummary(ctx context.Context, opt SummaryOptions, meta *M
 	complete := SummarizeAggregates(l.Schema, agg, opt)
 	if p.opt.Selection == "" {
 		keys, whole := allZeroAggregates(l.Schema, agg, l.Removed, p.opt.Partitions.Column)
-		if whole {
-			keys = p.opt.Partitions.Keys
-		}
-		if len(keys) > 0 || whole {
-			detail := "Every metric is zero"
-			if p.opt.Partitions.ZeroDetail != "" {
-				detail += ": " + p.opt.Partitions.ZeroDetail
-			}
-			meta.Warnings = append(meta.Warnings, Warning{Type: "all_zero_metrics", Detail: detail, Keys: keys})
-		}
+		p.warnAllZero(meta, keys, whole)
 	}
 	kept := l.Rows - l.Removed.Len()
 	header, perRow := p.view(l.Schema).tokens, 0

@@ -222,12 +222,19 @@ func newCurrencyGroups(t *Table, money *Column) *currencyGroups {
 			g.names = []string{money.Currency}
 		}
 	}
-	g.order = make([]int32, len(g.names))
-	for i := range g.order {
-		g.order[i] = int32(i)
-	}
-	slices.SortFunc(g.order, func(a, b int32) int { return strings.Compare(g.names[a], g.names[b]) })
+	g.order = byName(g.names)
 	return g
+}
+
+// byName is the indexes of names in ascending name order: currency groups
+// are listed by currency.
+func byName(names []string) []int32 {
+	order := make([]int32, len(names))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
+	return order
 }
 
 func (g *currencyGroups) of(r int) int32 {
