@@ -14,6 +14,9 @@ import (
 // drops a row without saying so in _meta, and the response it returns fits
 // opt.Budget by exact count.
 func Fit(ctx context.Context, t *Table, opt Options) (*Response, error) {
+	if opt.Compare != nil {
+		return fitCompare(ctx, t, opt)
+	}
 	p, err := newPipeline(t, opt)
 	if err != nil {
 		return nil, err
@@ -134,6 +137,8 @@ type pipeline struct {
 	// estimates and exacts are the token counts of the blocks finish built,
 	// by their text.
 	estimates, exacts map[string]int
+	// cmp is set for a comparison answer (fitCompare).
+	cmp *comparing
 }
 
 func grainOf(t *Table) Grain {
@@ -330,6 +335,9 @@ func (p *pipeline) render(t *Table, meta Meta) (*Response, bool, error) {
 	meta.Format = "csv"
 	meta.TimeGranularity = &GrainChange{Requested: p.requested, Returned: grainOf(t)}
 	meta.Warnings = append(meta.Warnings, p.partialWarning(grainOf(t))...)
+	if p.cmp != nil {
+		meta.Warnings = append(meta.Warnings, partialWarningFor(grainOf(t), p.cmp.cmp.Start, p.cmp.cmp.End, "comparison window")...)
+	}
 	// Provably or clearly too big: every row costs at least a token, and a sample
 	// of a large table tells its size within a few percent.
 	if t.Len() > p.opt.Budget || t.Len() > 2000 && sampledTokens(t, p.opt.Counter, 500) > 2*p.opt.Budget {
@@ -441,10 +449,16 @@ func marshalMeta(m Meta) (string, error) {
 
 // partialWarning flags a first or last period cut by the date range.
 func (p *pipeline) partialWarning(g Grain) []Warning {
-	if p.opt.Start.IsZero() || p.opt.End.IsZero() || (g != Weekly && g != Monthly && g != Quarterly) {
+	return partialWarningFor(g, p.opt.Start, p.opt.End, "date range")
+}
+
+// partialWarningFor flags a first or last period at grain g cut by the window
+// start…end, named what ("date range", "comparison window").
+func partialWarningFor(g Grain, start, end time.Time, what string) []Warning {
+	if start.IsZero() || end.IsZero() || (g != Weekly && g != Monthly && g != Quarterly) {
 		return nil
 	}
-	first, last := PartialPeriods(g, p.opt.Start, p.opt.End)
+	first, last := PartialPeriods(g, start, end)
 	var which string
 	switch {
 	case first && last:
@@ -457,6 +471,6 @@ func (p *pipeline) partialWarning(g Grain) []Warning {
 		return nil
 	}
 	unit := g.PeriodWord()
-	return []Warning{{Type: "partial_period", Detail: fmt.Sprintf("The %s %s %s only partly covered by the date range %s to %s; compare %ss with care",
-		which, unit, map[bool]string{true: "are", false: "is"}[first && last], p.opt.Start.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), unit)}}
+	return []Warning{{Type: "partial_period", Detail: fmt.Sprintf("The %s %s %s only partly covered by the %s %s to %s; compare %ss with care",
+		which, unit, map[bool]string{true: "are", false: "is"}[first && last], what, start.Format(time.DateOnly), end.Format(time.DateOnly), unit)}}
 }

@@ -58,6 +58,9 @@ type Options struct {
 	// requested grain, where they can be re-run exactly.
 	Selection string
 
+	// Compare, when set, answers the table side by side with the same query
+	// over another window (see Comparison).
+	Compare *Comparison
 	// Report is what _meta says of the work done before Fit.
 	Report Report
 	// Partitions say which part of the data each row belongs to, for the

@@ -54,6 +54,8 @@ type Meta struct {
 	// Alternatives are narrower queries that keep the requested grain, offered
 	// when the answer had to be coarsened (see Alternative).
 	Alternatives []Alternative `json:"alternatives,omitempty"`
+	// Comparison states both windows of a period-over-period answer.
+	Comparison *ComparisonMeta `json:"comparison,omitempty"`
 	Query        any           `json:"query,omitempty"`
 	SourceCalls  int           `json:"source_calls"`
 	ElapsedMS    int64         `json:"elapsed_ms"`

@@ -98,7 +98,7 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 			if !canRollup(grainOf(base), g) || p.skipGrain(g) {
 				continue
 			}
-			if rolled, _, err := Rollup(base, g); err == nil {
+			if rolled, err := p.rolledAt(base, g); err == nil && rolled != nil {
 				views = append(views, p.view(rolled))
 			}
 		}
@@ -134,7 +134,12 @@ func (p *pipeline) suggestions(baseView *grainView, meta Meta) []Suggestion {
 				Narrowing{Grain: v.grain, Metric: main, Above: thr}, v, rows, tokens, nil)
 		})
 	}
+	// A shorter range of a comparison moves the comparison window too
+	// (previous_period follows the range): its rows are not those in hand.
 	shrinking(dataAvail, func(avail int) bool {
+		if p.cmp != nil {
+			return true
+		}
 		from, rows, tokens, ok := p.shorterRange(views[0], avail)
 		return !ok || add(fmt.Sprintf("A shorter date range: %s to %s, %s", from.Format(time.DateOnly), p.opt.End.Format(time.DateOnly), views[0].grain),
 			Narrowing{Grain: views[0].grain, From: from, To: p.opt.End}, views[0], rows, tokens, nil)
@@ -480,7 +485,7 @@ func (p *pipeline) mainMetric(t *Table) string {
 func mainDimension(t *Table) string {
 	best, bestN := "", 1
 	for _, c := range t.Columns {
-		if c.Role != RoleDimension || c.Hidden || isCurrencyColumn(t, c.Name) {
+		if c.Role != RoleDimension || c.Hidden || c.Unit || isCurrencyColumn(t, c.Name) {
 			continue
 		}
 		seen := map[string]struct{}{}
@@ -756,7 +761,7 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, *
 	base := baseView.t
 	var dims []*Column
 	for _, c := range base.Columns {
-		if c.Role == RoleDimension && !c.Hidden {
+		if c.Role == RoleDimension && !c.Hidden && !(p.cmp != nil && c.Unit && p.cmp.cur.Column(c.Name) == nil) {
 			dims = append(dims, c)
 		}
 	}
@@ -780,6 +785,9 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, *
 			}
 		}
 		rolled, dropped, err := Rollup(proj, Total)
+		if p.cmp != nil {
+			rolled, dropped, err = p.comparedTotals(kept)
+		}
 		if err != nil {
 			continue // e.g. a money column whose currency column was dropped
 		}

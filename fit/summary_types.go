@@ -9,6 +9,8 @@ type Summary struct {
 	TokenBudget     int                `json:"token_budget"`
 	Dimensions      []DimensionSummary `json:"dimensions"`
 	Metrics         []MetricSummary    `json:"metrics"`
+	// Movers, in a comparison's summary, are the values that changed most.
+	Movers *Movers `json:"movers,omitempty"`
 }
 
 // DimensionSummary describes one dimension column.

@@ -42,6 +42,9 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 		suggestions = p.suggestions(baseView, p.meta)
 		largest.MainMetric = p.mainMetric(base)
 		complete = Summarize(base, largest)
+		if p.cmp != nil {
+			p.compareSummary(complete, base)
+		}
 	} else {
 		var err error
 		if complete, fullTokens, suggestions, err = p.largeSummary(ctx, largest, &meta); err != nil {

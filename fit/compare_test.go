@@ -1,0 +1,308 @@
+package fit
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shiftDays relabels a daily table's dates by days.
+func shiftDays(t *Table, days int) {
+	tc := t.Column("date")
+	for i, s := range tc.Strings {
+		d, _ := time.Parse(time.DateOnly, s)
+		tc.Strings[i] = d.AddDate(0, 0, days).Format(time.DateOnly)
+	}
+}
+
+// positionOf is label's period position in the window starting at start,
+// computed from calendar arithmetic alone.
+func positionOf(t *testing.T, g Grain, label string, start time.Time) int {
+	t.Helper()
+	switch g {
+	case Total:
+		return 0
+	case Daily:
+		d, err := time.Parse(time.DateOnly, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(d.Sub(start).Hours() / 24)
+	case Weekly:
+		d, err := time.Parse(time.DateOnly, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		monday := start.AddDate(0, 0, -((int(start.Weekday()) + 6) % 7))
+		return int(d.Sub(monday).Hours()/24) / 7
+	case Monthly:
+		d, err := time.Parse("2006-01", label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return (d.Year()-start.Year())*12 + int(d.Month()-start.Month())
+	case Quarterly:
+		y, q := 0, 0
+		if _, err := fmt.Sscanf(label, "%d-Q%d", &y, &q); err != nil {
+			t.Fatal(err)
+		}
+		return (y-start.Year())*4 + q - 1 - (int(start.Month())-1)/3
+	}
+	t.Fatalf("grain %s", g)
+	return 0
+}
+
+// expectedPairs aggregates a window's rows (step 1 applied: rows with every
+// dimension empty left out) by dimensions and period position at grain g:
+// spend per key, an oracle sharing no code with the join.
+func expectedPairs(t *testing.T, tab *Table, g Grain, start time.Time) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	var dims []*Column
+	for _, c := range tab.Columns {
+		if c.Role == RoleDimension {
+			dims = append(dims, c)
+		}
+	}
+	spend, tc := tab.Column("spend"), tab.Column("date")
+	for r := range tab.Len() {
+		var parts []string
+		empty := true
+		for _, d := range dims {
+			parts = append(parts, d.Strings[r])
+			if d.Name != "currency" && d.Strings[r] != "" {
+				empty = false
+			}
+		}
+		if empty {
+			continue
+		}
+		day, err := time.Parse(time.DateOnly, tc.Strings[r])
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := periodOf(g, day)
+		parts = append(parts, strconv.Itoa(positionOf(t, g, label, start)))
+		out[strings.Join(parts, "|")] += spend.Numbers[r]
+	}
+	return out
+}
+
+// TestFitCompareProperties: over random pairs of windows and budgets, every
+// comparison answer pairs each key and period position with exactly the
+// spend both windows hold there, at whatever grain it returns; change is
+// current minus comparison; a row's status says which window it is in; and
+// the answer fits the budget by exact count.
+func TestFitCompareProperties(t *testing.T) {
+	counter := NewO200k()
+	n := 40
+	if testing.Short() {
+		n = 12
+	}
+	kinds := map[Kind]int{}
+	grains := map[Grain]int{}
+	for seed := range n {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		cur, cs, ce := randomDailyTable(r)
+		if len(dimNames(cur)) < 2 {
+			continue // rows without a dimension repeat their key
+		}
+		var base *Table
+		var bs0, be0 time.Time
+		for stream := uint64(8); base == nil || len(dimNames(base)) != len(dimNames(cur)); stream++ {
+			base, bs0, be0 = randomDailyTable(rand.New(rand.NewPCG(uint64(seed), stream)))
+		}
+		// The comparison window ends the day before the current one starts.
+		shift := int(cs.Sub(be0).Hours()/24) - 1
+		shiftDays(base, shift)
+		bs, be := bs0.AddDate(0, 0, shift), be0.AddDate(0, 0, shift)
+		// Both windows need the same columns.
+		if base.Column("impressions").Hidden != cur.Column("impressions").Hidden {
+			base.Column("impressions").Hidden = cur.Column("impressions").Hidden
+		}
+		budget := 1500 + r.IntN(60000)
+		resp, err := Fit(context.Background(), cur, Options{Budget: budget, Counter: counter, Start: cs, End: ce,
+			Compare: &Comparison{Base: base, Start: bs, End: be, Mode: "custom"}})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		kinds[resp.Kind]++
+		total := 0
+		for _, b := range resp.Blocks {
+			total += counter.Exact(b)
+		}
+		if total > budget {
+			t.Fatalf("seed %d: %d tokens over a budget of %d", seed, total, budget)
+		}
+		if resp.Meta.Comparison == nil {
+			t.Fatalf("seed %d: no _meta.comparison", seed)
+		}
+		if resp.Kind != KindData {
+			checkMovers(t, seed, resp)
+			continue
+		}
+		g := resp.Meta.TimeGranularity.Returned
+		grains[g]++
+		wantCur, wantBase := expectedPairs(t, cur, g, cs), expectedPairs(t, base, g, bs)
+		j := resp.Table
+		var dims []*Column
+		for _, name := range dimNames(cur) {
+			dims = append(dims, j.Column(name))
+		}
+		tc := j.Column(g.TimeColumn())
+		spend, old, change, status := j.Column("spend"), j.Column("spend"+CompareSuffix), j.Column("spend"+ChangeSuffix), j.Column(StatusColumn)
+		seen := map[string]bool{}
+		for row := range j.Len() {
+			var parts []string
+			for _, d := range dims {
+				parts = append(parts, d.Strings[row])
+			}
+			pos := 0
+			if tc != nil {
+				cl := j.Column(ComparePrefix + g.TimeColumn())
+				if tc.Strings[row] == "" { // beyond the shorter current window
+					pos = positionOf(t, g, cl.Strings[row], bs)
+				} else {
+					pos = positionOf(t, g, tc.Strings[row], cs)
+				}
+				if cl.Strings[row] != "" && positionOf(t, g, cl.Strings[row], bs) != pos {
+					t.Fatalf("seed %d: row %d pairs %s with %s", seed, row, tc.Strings[row], cl.Strings[row])
+				}
+			}
+			k := strings.Join(append(parts, strconv.Itoa(pos)), "|")
+			if seen[k] {
+				t.Fatalf("seed %d: key %q twice", seed, k)
+			}
+			seen[k] = true
+			c, inCur := wantCur[k]
+			b, inBase := wantBase[k]
+			if math.Abs(spend.Numbers[row]-c) > 1e-6 || math.Abs(old.Numbers[row]-b) > 1e-6 {
+				t.Fatalf("seed %d: %s at %s: spend %v / %v, want %v / %v", seed, k, g, spend.Numbers[row], old.Numbers[row], c, b)
+			}
+			if math.Abs(change.Numbers[row]-(c-b)) > 1e-6 {
+				t.Fatalf("seed %d: change %v, want %v", seed, change.Numbers[row], c-b)
+			}
+			want := StatusBoth
+			switch {
+			case !inCur:
+				want = StatusStopped
+			case !inBase:
+				want = StatusNew
+			}
+			if status.Strings[row] != want {
+				t.Fatalf("seed %d: %s is %s, want %s", seed, k, status.Strings[row], want)
+			}
+		}
+		for k := range wantCur {
+			if !seen[k] {
+				t.Fatalf("seed %d: current key %q missing at %s", seed, k, g)
+			}
+		}
+		for k := range wantBase {
+			if !seen[k] {
+				t.Fatalf("seed %d: comparison key %q missing at %s", seed, k, g)
+			}
+		}
+		// A ratio is recomputed in each window from that window's parts.
+		if cl, im := j.Column("clicks"+CompareSuffix), j.Column("impressions"+CompareSuffix); cl != nil && im != nil {
+			ctr := j.Column("ctr" + CompareSuffix)
+			for row := range j.Len() {
+				if im.Numbers[row] > 0 && math.Abs(ctr.Numbers[row]-cl.Numbers[row]/im.Numbers[row]*100) > 1e-9 {
+					t.Fatalf("seed %d: ctr_compare %v from %v/%v", seed, ctr.Numbers[row], cl.Numbers[row], im.Numbers[row])
+				}
+			}
+		}
+	}
+	t.Logf("kinds %v, grains %v", kinds, grains)
+	if kinds[KindData] == 0 || kinds[KindTooLarge] == 0 || len(grains) < 2 {
+		t.Fatalf("the cases do not cover enough: %v %v", kinds, grains)
+	}
+}
+
+func dimNames(t *Table) []string {
+	var out []string
+	for _, c := range t.Columns {
+		if c.Role == RoleDimension {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// checkMovers: every mover's figures are the sums of its value's rows.
+func checkMovers(t *testing.T, seed int, resp *Response) {
+	t.Helper()
+	s := resp.TooLarge.Summary
+	if s.Movers == nil {
+		return
+	}
+	for _, list := range [][]Mover{s.Movers.Increases, s.Movers.Decreases} {
+		for _, m := range list {
+			if math.Abs(m.Change-(m.Current-m.Compare)) > 0.011 {
+				t.Fatalf("seed %d: mover %+v: change is not current − compare", seed, m)
+			}
+		}
+	}
+	for i := 1; i < len(s.Movers.Increases); i++ {
+		a, b := s.Movers.Increases[i-1], s.Movers.Increases[i]
+		if a.Currency == b.Currency && a.Change < b.Change {
+			t.Fatalf("seed %d: increases out of order: %+v before %+v", seed, a, b)
+		}
+	}
+}
+
+// TestFitCompareExample pins one small comparison: a campaign in both
+// windows, one new, one stopped; ratios from each window's parts.
+func TestFitCompareExample(t *testing.T) {
+	build := func(rows ...[]any) *Table {
+		b := NewBuilder(Total, Dimension("campaign"), SumMetric("spend").InCurrency("USD"), SumMetric("clicks"), SumMetric("impressions"),
+			RatioMetric("ctr", "clicks", "impressions", 100))
+		for _, r := range rows {
+			b.Row(r...)
+		}
+		tab, err := b.Table()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	cur := build([]any{"A", 150.0, 30.0, 1000.0, nil}, []any{"B", 20.0, 2.0, 100.0, nil})
+	base := build([]any{"A", 100.0, 10.0, 1000.0, nil}, []any{"C", 40.0, 4.0, 200.0, nil})
+	for _, tab := range []*Table{cur, base} {
+		c, im, ctr := tab.Column("clicks"), tab.Column("impressions"), tab.Column("ctr")
+		ctr.Null = nil
+		for i := range ctr.Numbers {
+			ctr.Numbers[i] = c.Numbers[i] / im.Numbers[i] * 100
+		}
+	}
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	resp, err := Fit(context.Background(), cur, Options{Budget: 5000, Start: day("2026-11-01"), End: day("2026-11-30"),
+		Compare: &Comparison{Base: base, Start: day("2026-10-01"), End: day("2026-10-31"), Mode: "previous_period"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `campaign,compare_status,spend,spend_compare,spend_change,spend_change_pct,clicks,clicks_compare,clicks_change,clicks_change_pct,impressions,impressions_compare,impressions_change,impressions_change_pct,ctr,ctr_compare,ctr_change,ctr_change_pct
+A,both,150,100,50,50,30,10,20,200,1000,1000,0,0,3,1,2,200
+B,new,20,0,20,,2,0,2,,100,0,100,,2,,,
+C,stopped,0,40,-40,-100,0,4,-4,-100,0,200,-200,-100,,2,,
+`
+	if got := resp.Blocks[1]; got != want {
+		t.Fatalf("CSV:\n%s\nwant:\n%s", got, want)
+	}
+	m := resp.Meta.Comparison
+	if m.Both != 1 || m.New != 1 || m.Stopped != 1 || m.Current.Days != 30 || m.Compare.Days != 31 {
+		t.Fatalf("_meta.comparison %+v", m)
+	}
+	var types []string
+	for _, w := range resp.Meta.Warnings {
+		types = append(types, w.Type)
+	}
+	if !strings.Contains(strings.Join(types, ","), "compare_window_length") {
+		t.Fatalf("warnings %v lack compare_window_length", types)
+	}
+}
