@@ -135,8 +135,12 @@ func (p *pipeline) movers(j *Table) *Movers {
 				downs = append(downs, mv)
 			}
 		}
-		slices.SortStableFunc(ups, func(x, y Mover) int { return cmp.Or(cmp.Compare(y.Change, x.Change), strings.Compare(x.Value, y.Value)) })
-		slices.SortStableFunc(downs, func(x, y Mover) int { return cmp.Or(cmp.Compare(x.Change, y.Change), strings.Compare(x.Value, y.Value)) })
+		slices.SortStableFunc(ups, func(x, y Mover) int {
+			return cmp.Or(cmp.Compare(y.Change, x.Change), strings.Compare(x.Value, y.Value))
+		})
+		slices.SortStableFunc(downs, func(x, y Mover) int {
+			return cmp.Or(cmp.Compare(x.Change, y.Change), strings.Compare(x.Value, y.Value))
+		})
 		out.Increases = append(out.Increases, ups[:min(len(ups), moversShown)]...)
 		out.Decreases = append(out.Decreases, downs[:min(len(downs), moversShown)]...)
 	}

@@ -3,9 +3,9 @@ package fit
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"

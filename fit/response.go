@@ -55,10 +55,10 @@ type Meta struct {
 	// when the answer had to be coarsened (see Alternative).
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	// Comparison states both windows of a period-over-period answer.
-	Comparison *ComparisonMeta `json:"comparison,omitempty"`
-	Query        any           `json:"query,omitempty"`
-	SourceCalls  int           `json:"source_calls"`
-	ElapsedMS    int64         `json:"elapsed_ms"`
+	Comparison  *ComparisonMeta `json:"comparison,omitempty"`
+	Query       any             `json:"query,omitempty"`
+	SourceCalls int             `json:"source_calls"`
+	ElapsedMS   int64           `json:"elapsed_ms"`
 }
 
 // GrainChange is the requested and the returned time granularity.
