@@ -135,6 +135,9 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	opts := e.fitOptions(q, b, started, req)
 	opts.Report.SourceCallsSoFar = calls.N
 	cov := e.coverage(ctx, q)
+	if q.Compare != nil {
+		return e.compare(ctx, started, q, b, opts, cov, calls, req)
+	}
 	if resp, ok, err := e.answerLarge(ctx, q, b, opts, cov); ok || err != nil {
 		if err != nil {
 			return e.failed(ctx, started, b, q, err, calls)

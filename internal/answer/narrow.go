@@ -17,6 +17,11 @@ func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
 	a := q.Args()
 	if n.Grain != "" {
 		a.TimeGranularity = string(n.Grain)
+		if c := q.Compare; c != nil && n.Grain != q.Grain {
+			// The window a mode picks depends on the grain (whole weeks for
+			// weekly): the narrower answer was priced on this one.
+			a.Compare = &query.CompareArg{Window: &query.DateRange{Start: c.Start.Format(time.DateOnly), End: c.End.Format(time.DateOnly)}}
+		}
 	}
 	if n.Field != "" {
 		vals := make([]any, len(n.Values))
@@ -44,7 +49,7 @@ func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
 		// Sort keys on dropped dimensions no longer apply.
 		var kept []query.SortArg
 		for _, s := range a.Sort {
-			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) {
+			if slices.Contains(n.Dimensions, s.Field) || slices.Contains(a.Metrics, s.Field) || q.Compare != nil && derivedOf(a.Metrics, s.Field) {
 				kept = append(kept, s)
 			}
 		}

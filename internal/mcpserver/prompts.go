@@ -30,7 +30,11 @@ type promptArgs struct {
 	Period      string // a date_preset
 	Platform    string // a platform, or "" for all
 	Granularity string // a time_granularity
+	Compare     string // previous_period or previous_year
 }
+
+// compareModes are the compare values a prompt takes.
+var compareModes = []string{"previous_period", "previous_year"}
 
 // prompts are ready-made questions for clients that show them to the user
 // (Claude Desktop's prompt menu, slash commands): each says which tools to
@@ -39,6 +43,7 @@ func prompts() []prompt {
 	period := &mcp.PromptArgument{Name: "period", Description: "A date preset: " + strings.Join(query.Presets, ", ") + "."}
 	platform := &mcp.PromptArgument{Name: "platform", Description: "Only this platform: " + strings.Join(catalog.AllPlatforms, ", ") + ". Omit for all."}
 	granularity := &mcp.PromptArgument{Name: "granularity", Description: "Time rows: daily, weekly, monthly, quarterly or total."}
+	compareWith := &mcp.PromptArgument{Name: "compare", Description: "Compared with: previous_period (the same length right before) or previous_year (the same dates a year earlier)."}
 	return []prompt{
 		{&mcp.Prompt{Name: "spend_summary", Title: "How much did I spend?",
 			Description: "Spend, clicks and conversions per platform and account for a period (default this_month).",
@@ -63,6 +68,19 @@ func prompts() []prompt {
 			func(a promptArgs) map[string]any {
 				return map[string]any{"metrics": []string{"spend", "impressions", "clicks", "ctr", "conversions", "roas"},
 					"dimensions": []string{"campaign_name"}, "time_granularity": a.Granularity}
+			}},
+		{&mcp.Prompt{Name: "period_over_period", Title: "How did we do compared with before?",
+			Description: "Spend, conversions and CPA per campaign against the previous period or the same dates last year (default last_month against previous_period), with what changed most.",
+			Arguments:   []*mcp.PromptArgument{period, compareWith, platform}},
+			func(a promptArgs, queries string) string {
+				return fmt.Sprintf("How did %s do %s compared with %s? %s"+
+					"Report the change per currency (never add different currencies), the campaigns that grew and fell most, and the new and stopped ones (compare_status). "+
+					"State both windows exactly as _meta.comparison gives them, and repeat any compare_* warning (different lengths or weekdays, missing data) before drawing conclusions.",
+					platformWords(a.Platform), periodWords(a.Period), compareWords(a.Compare), queries)
+			},
+			func(a promptArgs) map[string]any {
+				return map[string]any{"metrics": []string{"spend", "conversions", "cpa"}, "dimensions": []string{"campaign_name"},
+					"compare": a.Compare, "sort": []map[string]any{{"field": "spend_change", "direction": "desc"}}}
 			}},
 		{&mcp.Prompt{Name: "wasted_spend", Title: "Campaigns spending without converting",
 			Description: "Campaigns that spent money and brought no conversions in a period (default last_30d).",
@@ -138,6 +156,15 @@ var promptDefaults = map[string]promptArgs{
 	"spend_summary":        {Period: "this_month", Granularity: "total"},
 	"campaign_performance": {Period: "last_quarter", Granularity: "daily"},
 	"wasted_spend":         {Period: "last_30d", Granularity: "total"},
+	"period_over_period":   {Period: "last_month", Granularity: "total", Compare: "previous_period"},
+}
+
+// compareWords names a compare mode in a prompt's prose.
+func compareWords(c string) string {
+	if c == "previous_year" {
+		return "the same dates a year earlier"
+	}
+	return "the period right before"
 }
 
 // platformWords names platform p in a prompt's prose, or all of them.
@@ -182,6 +209,12 @@ func (s *server) promptHandler(p prompt) mcp.PromptHandler {
 					problems = append(problems, fmt.Sprintf("granularity %q: want %s", raw, strings.Join(query.GrainNames, ", ")))
 				}
 				a.Granularity = v
+			case "compare":
+				v = strings.ReplaceAll(v, " ", "_")
+				if !slices.Contains(compareModes, v) {
+					problems = append(problems, fmt.Sprintf("compare %q: want %s", raw, strings.Join(compareModes, " or ")))
+				}
+				a.Compare = v
 			default:
 				problems = append(problems, fmt.Sprintf("unknown argument %q for prompt %s", name, p.def.Name))
 			}

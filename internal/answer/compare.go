@@ -1,0 +1,206 @@
+package answer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+)
+
+// compare answers a query with compare: the source is asked for both windows
+// — the same accounts, dimensions, metrics, grain and dimension filters —
+// and the pipeline fits the two joined (fit.Comparison). What selects
+// compared rows (metric filters, which may name a change; sort and limit)
+// applies to the joined rows, so it is never sent to the source: a window's
+// own selection would make a row that merely fell below a threshold in one
+// window look new or stopped.
+func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
+	cur := windowQuery(q)
+	old := windowQuery(q.CompareQuery())
+	tab, err := e.Source.Query(ctx, cur)
+	if err != nil {
+		return e.failed(ctx, started, b, q, err, calls)
+	}
+	req.progress("asking for the comparison window, %s to %s", old.Start.Format(time.DateOnly), old.End.Format(time.DateOnly))
+	base, err := e.Source.Query(ctx, old)
+	if err != nil {
+		return e.failed(ctx, started, b, q, err, calls)
+	}
+	notices, withData := e.diagnose(ctx, q, tab, cov)
+	tab.Notices = append(tab.Notices, notices...)
+	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	opts.Report.Warnings = append(opts.Report.Warnings, coverageWarnings(q, old, cov, tab, base)...)
+	opts.Requery = func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
+		req.progress("too large at %s; asking the source at %s grain (current window)", q.Grain, g)
+		q2 := *cur
+		q2.Grain = g
+		return e.Source.Query(ctx, &q2)
+	}
+	opts.Selection = ""
+	opts.Compare = &fit.Comparison{Base: base, Start: old.Start, End: old.End, Mode: q.Compare.Mode,
+		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
+			req.progress("too large at %s; asking the source at %s grain (comparison window)", q.Grain, g)
+			q2 := *old
+			q2.Grain = g
+			return e.Source.Query(ctx, &q2)
+		},
+		Keep: keepCompared(q), Limit: q.Limit, Selection: selectionOf(q)}
+	req.progress("comparing %d and %d rows within a budget of %d tokens", tab.Len(), base.Len(), b.Tokens)
+	resp, err := fit.Fit(ctx, tab, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
+	}
+	return dataResult(resp), nil
+}
+
+// windowQuery is what the source is asked for one window of a comparison: q
+// without its selection of rows (metric filters, sort, limit), which applies
+// to the compared rows.
+func windowQuery(q *query.Query) *query.Query {
+	w := *q
+	w.Compare = nil
+	w.Sort, w.Limit, w.LimitPerCurrency = nil, 0, false
+	w.Filters = nil
+	for _, f := range q.Filters {
+		if !f.Metric {
+			w.Filters = append(w.Filters, f)
+		}
+	}
+	return &w
+}
+
+// keepCompared selects the joined rows that pass q's metric filters, each on
+// the column it names (spend: the current window's; spend_change: the
+// change). A row whose value is empty passes none. Nil when q has none.
+func keepCompared(q *query.Query) func(t *fit.Table, row int) bool {
+	var fs []query.Filter
+	for _, f := range q.Filters {
+		if f.Metric {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	return func(t *fit.Table, row int) bool {
+		for _, f := range fs {
+			c := t.Column(f.Field)
+			if c == nil || c.IsNull(row) || !matchNumber(c.Numbers[row], f) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// matchNumber reports whether v passes the metric filter f.
+func matchNumber(v float64, f query.Filter) bool {
+	num := func(i int) float64 { x, _ := f.Values[i].(float64); return x }
+	switch f.Operator {
+	case query.Equals:
+		return v == num(0)
+	case query.NotEquals:
+		return v != num(0)
+	case query.GreaterThan:
+		return v > num(0)
+	case query.GreaterThanOrEqual:
+		return v >= num(0)
+	case query.LessThan:
+		return v < num(0)
+	case query.LessThanOrEqual:
+		return v <= num(0)
+	case query.Between:
+		return v >= num(0) && v <= num(1)
+	case query.In, query.NotIn:
+		in := false
+		for i := range f.Values {
+			in = in || v == num(i)
+		}
+		return in == (f.Operator == query.In)
+	}
+	return false
+}
+
+// coverageWarnings say which accounts have no data, or data for only part,
+// of the comparison window: their missing days count as zero in the comparison, so a
+// −100 % or a new row there is a gap in the data, not a change. Where the
+// source cannot say (no coverage), a window that returned no row at all while
+// the other did is warned about.
+func coverageWarnings(q, old *query.Query, cov map[string]source.Coverage, cur, base *fit.Table) []fit.Warning {
+	if cov == nil {
+		switch {
+		case base.Len() == 0 && cur.Len() > 0:
+			return []fit.Warning{{Type: "compare_coverage", Detail: fmt.Sprintf("The comparison window %s returned no rows at all: either nothing ran then or its data is missing here. Every row shows as new; do not report −100 %% or new campaigns without saying so", rangeText(old))}}
+		case cur.Len() == 0 && base.Len() > 0:
+			return []fit.Warning{{Type: "compare_coverage", Detail: fmt.Sprintf("The current window %s returned no rows at all while the comparison window did: either nothing runs now or its data is missing here", rangeText(q))}}
+		}
+		return nil
+	}
+	var out []fit.Warning
+	for _, w := range []struct {
+		name string
+		q    *query.Query
+	}{{"comparison window", old}} { // the current window's gaps are diagnosed as in any answer
+		var none, part []string
+		var keys []string
+		for _, a := range q.Accounts {
+			c, ok := cov[a.AccountID]
+			switch {
+			case !ok || !c.Overlaps(w.q.Start, w.q.End):
+				none = append(none, accountText(a))
+				keys = append(keys, a.AccountID)
+			case c.First.After(w.q.Start) || c.Last.Before(w.q.End):
+				part = append(part, fmt.Sprintf("%s has data only %s", accountText(a), span(maxTime(c.First, w.q.Start), minTime(c.Last, w.q.End))))
+				keys = append(keys, a.AccountID)
+			}
+		}
+		if len(none)+len(part) == 0 {
+			continue
+		}
+		var says []string
+		if len(none) > 0 {
+			says = append(says, fmt.Sprintf("%s %s no data at all", strings.Join(none, ", "), map[bool]string{true: "has", false: "have"}[len(none) == 1]))
+		}
+		says = append(says, part...)
+		out = append(out, fit.Warning{Type: "compare_coverage", Keys: keys,
+			Detail: fmt.Sprintf("In the %s %s, %s. Its missing days count as zero, so the changes they touch are gaps in the data, not real changes: say so, or compare only the days both windows cover", w.name, rangeText(w.q), strings.Join(says, "; "))})
+	}
+	return out
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// derivedOf reports whether field is a comparison column of one of metrics
+// (spend_compare, spend_change, spend_change_pct).
+func derivedOf(metrics []string, field string) bool {
+	for _, suffix := range []string{fit.ChangePctSuffix, fit.ChangeSuffix, fit.CompareSuffix} {
+		if m, ok := strings.CutSuffix(field, suffix); ok {
+			for _, x := range metrics {
+				if x == m {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

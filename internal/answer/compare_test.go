@@ -1,0 +1,226 @@
+package answer
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/adsmcp/adsmcp/fit"
+)
+
+// csvRows reads a data answer's CSV into maps by column name.
+func csvRows(t *testing.T, res *Result) []map[string]string {
+	t.Helper()
+	if res.IsError || len(res.Blocks) != 2 {
+		t.Fatalf("not a data answer: %.800s", strings.Join(res.Blocks, "\n"))
+	}
+	recs, err := csv.NewReader(strings.NewReader(res.Blocks[1])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// spendBy is spend per key column of an answer.
+func spendBy(t *testing.T, rows []map[string]string, key, col string) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rows {
+		out[r[key]] += num(t, r[col])
+	}
+	return out
+}
+
+// A comparison's two sides are each what the query over that window alone
+// answers, its change their difference, and its _meta states both windows.
+func TestCompareEqualsTheTwoWindows(t *testing.T) {
+	e := engine(t)
+	const q = `"account_ids":["act_1015823746512093","act_6630418825197342"],"metrics":["spend","clicks","cpc"],"dimensions":["campaign_name"]`
+	res := ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-28"},"compare":"previous_period"}`)
+	rows := csvRows(t, res)
+	cur := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-28"}}`))
+	old := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-01-04","end":"2026-01-31"}}`))
+	m := res.Response.Meta.Comparison
+	if m == nil || m.Current.Start != "2026-02-01" || m.Compare.Start != "2026-01-04" || m.Compare.End != "2026-01-31" || m.Compare.Days != 28 {
+		t.Fatalf("_meta.comparison %+v", m)
+	}
+	want, wantOld := spendBy(t, cur, "campaign_name", "spend"), spendBy(t, old, "campaign_name", "spend")
+	got, gotOld := spendBy(t, rows, "campaign_name", "spend"), spendBy(t, rows, "campaign_name", "spend_compare")
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 0.005 {
+			t.Errorf("%s: spend %v, the window alone %v", k, got[k], v)
+		}
+	}
+	for k, v := range wantOld {
+		if math.Abs(gotOld[k]-v) > 0.005 {
+			t.Errorf("%s: spend_compare %v, the window alone %v", k, gotOld[k], v)
+		}
+	}
+	statuses := map[string]int{}
+	for _, r := range rows {
+		statuses[r["compare_status"]]++
+		if d := num(t, r["spend"]) - num(t, r["spend_compare"]) - num(t, r["spend_change"]); math.Abs(d) > 0.011 {
+			t.Errorf("%s: change off by %v", r["campaign_name"], d)
+		}
+		_, inCur := want[r["campaign_name"]]
+		_, inOld := wantOld[r["campaign_name"]]
+		if w := map[[2]bool]string{{true, true}: "both", {true, false}: "new", {false, true}: "stopped"}[[2]bool{inCur, inOld}]; r["compare_status"] != w {
+			t.Errorf("%s: status %s, want %s", r["campaign_name"], r["compare_status"], w)
+		}
+	}
+	if len(rows) != len(union(want, wantOld)) {
+		t.Errorf("%d rows, want one per campaign in either window (%d)", len(rows), len(union(want, wantOld)))
+	}
+	if statuses["both"] == 0 {
+		t.Errorf("statuses %v", statuses)
+	}
+	if m.Both != statuses["both"] || m.New != statuses["new"] || m.Stopped != statuses["stopped"] {
+		t.Errorf("_meta counts %+v, rows %v", m, statuses)
+	}
+}
+
+func union(a, b map[string]float64) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// Sort and limit on a change rank the compared rows, never a window's own
+// rows: the answer is the first rows of the whole comparison in that order.
+func TestCompareLimitRanksTheComparedRows(t *testing.T) {
+	e := engine(t)
+	const q = `"account_ids":["act_1015823746512093"],"metrics":["spend"],"dimensions":["campaign_name"],"date_preset":"last_month","compare":"previous_period"`
+	all := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"sort":[{"field":"spend_change","direction":"asc"}]}`))
+	top := ask(t, e, "", 200000, `{`+q+`,"sort":[{"field":"spend_change","direction":"asc"}],"limit":3}`)
+	got := csvRows(t, top)
+	if len(got) != 3 || len(all) <= 3 {
+		t.Fatalf("%d of %d rows", len(got), len(all))
+	}
+	for i := range got {
+		if got[i]["campaign_name"] != all[i]["campaign_name"] || got[i]["spend_change"] != all[i]["spend_change"] {
+			t.Fatalf("row %d: %v, want %v", i, got[i], all[i])
+		}
+		if i > 0 && num(t, all[i]["spend_change"]) < num(t, all[i-1]["spend_change"]) {
+			t.Fatalf("not sorted by spend_change: %v then %v", all[i-1], all[i])
+		}
+	}
+	if top.Response.Meta.RowsBeforeLimit != len(all) {
+		t.Errorf("rows_before_limit %d, want %d", top.Response.Meta.RowsBeforeLimit, len(all))
+	}
+	// A filter on the change keeps the rows whose change passes it.
+	fell := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"filters":[{"field":"spend_change","operator":"LESS_THAN","value":0}]}`))
+	n := 0
+	for _, r := range all {
+		if num(t, r["spend_change"]) < 0 {
+			n++
+		}
+	}
+	if len(fell) != n {
+		t.Fatalf("%d rows fell, want %d", len(fell), n)
+	}
+	for _, r := range fell {
+		if num(t, r["spend_change"]) >= 0 {
+			t.Fatalf("row %v kept", r)
+		}
+	}
+}
+
+// Coarsened, a comparison keeps both windows' totals: each coarser row pairs
+// the same periods, and nothing is lost.
+func TestCompareCoarsensBothWindows(t *testing.T) {
+	e := engine(t)
+	const q = `"account_ids":["act_1015823746512093","482-915-3307"],"metrics":["spend","ctr"],"dimensions":["campaign_name"],"date_range":{"start":"2026-01-01","end":"2026-02-28"},"compare":"previous_year"`
+	small := ask(t, e, "", 6000, `{`+q+`,"time_granularity":"daily"}`)
+	total := csvRows(t, ask(t, e, "", 200000, `{`+q+`}`))
+	if small.Response.Kind == fit.KindData {
+		g := small.Response.Meta.TimeGranularity
+		if g.Returned == g.Requested {
+			t.Fatalf("not coarsened: %+v", g)
+		}
+		rows := csvRows(t, small)
+		for _, col := range []string{"spend", "spend_compare"} {
+			a, b := 0.0, 0.0
+			for _, r := range rows {
+				a += num(t, r[col])
+			}
+			for _, r := range total {
+				b += num(t, r[col])
+			}
+			if math.Abs(a-b) > 0.05 {
+				t.Errorf("%s: %v at %s, %v in total", col, a, g.Returned, b)
+			}
+		}
+		return
+	}
+	// data_too_large: the summary's movers are of the compared rows.
+	var tl struct {
+		Summary struct {
+			Movers *fit.Movers `json:"movers"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(small.Blocks[0]), &tl); err != nil {
+		t.Fatal(err)
+	}
+	if tl.Summary.Movers == nil {
+		t.Fatalf("no movers: %.1500s", small.Blocks[0])
+	}
+	byName := map[string]map[string]string{}
+	for _, r := range total {
+		byName[r["campaign_name"]] = r
+	}
+	for _, mv := range append(tl.Summary.Movers.Increases, tl.Summary.Movers.Decreases...) {
+		r := byName[mv.Value]
+		if r == nil || math.Abs(num(t, r["spend_change"])-mv.Change) > 0.011 {
+			t.Errorf("mover %+v, total row %v", mv, r)
+		}
+	}
+}
+
+// A comparison window before the accounts' data says so: its zeros are a gap,
+// not a fall.
+func TestCompareWarnsOfMissingData(t *testing.T) {
+	e := engine(t)
+	res := ask(t, e, "", 200000, `{"account_ids":["act_1015823746512093"],"metrics":["spend"],"date_range":{"start":"2025-02-08","end":"2025-03-31"},"compare":"previous_period"}`)
+	found := false
+	for _, w := range res.Response.Meta.Warnings {
+		if w.Type == "compare_coverage" && strings.Contains(w.Detail, "no data at all") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no compare_coverage warning: %+v", res.Response.Meta.Warnings)
+	}
+}
+
+// The shape of a comparison answer, pinned.
+func TestCompareGolden(t *testing.T) {
+	e := engine(t)
+	golden(t, "compare", ask(t, e, "claude-ai", 0, `{"account_ids":["act_1015823746512093","act_4409187263550918"],"metrics":["spend","cpa"],"dimensions":["account_name"],"date_preset":"last_month","compare":"previous_period"}`))
+}
