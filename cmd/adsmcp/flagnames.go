@@ -29,6 +29,8 @@ var queryFlagAliases = map[string]string{
 	"sorts":            "sort",
 	"date-range-start": "start",
 	"date-range-end":   "end",
+	"compare-to":       "compare",
+	"comparison":       "compare",
 }
 
 // dashes makes --a_b the same flag as --a-b in every command: the tool's

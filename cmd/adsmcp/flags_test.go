@@ -16,6 +16,7 @@ func TestQueryFlagsTakeTheToolsArgumentNames(t *testing.T) {
 		"--account-ids": "account", "--account_ids": "account", "--time-granularity": "granularity",
 		"--time_granularity": "granularity", "--token-budget": "token-budget", "--token_budget": "token-budget",
 		"--platforms": "platform", "--filters": "filter", "--date-range-start": "start", "--date-range-end": "end",
+		"--compare-to": "compare", "--compare_to": "compare", "--comparison": "compare",
 	} {
 		root := newRootCommand()
 		q, _, err := root.Find([]string{"query"})

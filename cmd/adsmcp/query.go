@@ -29,6 +29,7 @@ type queryFlags struct {
 	filters     []string
 	sorts       []string
 	limit       int
+	compare     string
 	tokenBudget int
 	today       string
 	client      string
@@ -48,9 +49,14 @@ data_too_large summary with narrower queries, or an error the model can act on.
 
 Every flag also takes the query tool's argument name, with - or _: --metrics,
 --dimensions, --account_ids, --platforms, --date_preset, --time_granularity,
---filters, --token_budget, and --date-range-start/--date-range-end for --start/--end.`,
+--filters, --token_budget, and --date-range-start/--date-range-end for --start/--end.
+
+--compare adds the same metrics over a comparison window, with each metric's
+value there (m_compare), its change (m_change) and its change in percent
+(m_change_pct), which --sort and --filter may name.`,
 		Example: `  adsmcp query -m spend,clicks,ctr -d account_name --preset last_30d
   adsmcp query -m spend -d campaign_name -g weekly --filter 'spend > 1000' --sort spend:desc --limit 10
+  adsmcp query -m spend,conversions -d campaign_name --preset last_month -g monthly --compare previous_period --sort spend_change
   adsmcp query --json '{"metrics":["spend"],"dimensions":["platform"],"date_preset":"last_month"}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -103,6 +109,7 @@ Every flag also takes the query tool's argument name, with - or _: --metrics,
 	fl.StringArrayVar(&f.filters, "filter", nil, `filter as "field OPERATOR value" or "field>value"; IN, NOT_IN and BETWEEN take comma-separated values (repeatable)`)
 	fl.StringArrayVar(&f.sorts, "sort", nil, `sort key as "field" or "field:desc" (repeatable)`)
 	fl.IntVar(&f.limit, "limit", 0, "explicit top-N (needs --sort)")
+	fl.StringVar(&f.compare, "compare", "", "compare with another window: previous_period, previous_year, or START..END (YYYY-MM-DD..YYYY-MM-DD, inclusive)")
 	fl.IntVar(&f.tokenBudget, "token-budget", 0, "token_budget: lower the response budget")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD)")
 	fl.StringVar(&f.client, "client", "", "answer as for this MCP client: NAME or NAME/VERSION (claude-code/2.1.332, codex-mcp-client/0.46.0, ChatGPT, …); its profile applies (tokens, and the bytes and lines it keeps)")
@@ -145,6 +152,13 @@ func (f *queryFlags) arguments(cmd *cobra.Command) ([]byte, error) {
 			return nil, errors.New("--start and --end go together: give both dates (YYYY-MM-DD, inclusive)")
 		}
 		args["date_range"] = map[string]string{"start": f.start, "end": f.end}
+	}
+	if cmd.Flags().Changed("compare") {
+		c, err := parseCompareFlag(f.compare)
+		if err != nil {
+			return nil, err
+		}
+		args["compare"] = c
 	}
 	if len(f.filters) > 0 {
 		var fs []any

@@ -28,6 +28,7 @@ type QueryInput struct {
 	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these ad platforms. Instagram, Facebook, YouTube, Search… are placements inside a platform, not platforms: for them filter publisher_platform (e.g. EQUALS instagram)."`
 	DatePreset      string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
 	DateRange       *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
+	Compare         any           `json:"compare,omitempty" jsonschema:"Compare with another window: previous_period (as many days just before; whole weeks/months at weekly/monthly grain), previous_year (same dates a year earlier; ISO weeks at weekly grain) or {start,end}, not overlapping the dates. Adds per metric m: m_compare, m_change, m_change_pct, which sort and filters may use. Rows in one window only are kept, with compare_status new or stopped."`
 	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM), quarterly (column quarter: YYYY-Qn, calendar quarters, Q1 = January–March) or total (no time column; the default)."`
 	Filters         []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
 	Sort            []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
@@ -83,6 +84,9 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 		for _, end := range []string{"start", "end"} {
 			dr.Properties[end].Pattern = `^\d{4}-\d{2}-\d{2}$`
 		}
+		window := dr.CloneSchemas()
+		window.Description = ""
+		p["compare"].AnyOf = []*jsonschema.Schema{{Type: "string", Enum: enum(query.CompareModes...)}, window}
 		p["time_granularity"].Enum = enum(query.GrainNames...)
 		f := p["filters"].Items
 		f.Properties["operator"].Enum = enum(query.Operators...)

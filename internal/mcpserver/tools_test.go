@@ -145,6 +145,11 @@ func TestQuerySchemaMatchesArguments(t *testing.T) {
 	if v := sc.Properties["filters"].Items.Properties["value"]; len(v.AnyOf) != 3 {
 		t.Errorf("filter value schema %+v: want string, number or array", v)
 	}
+	// compare is a mode or an explicit window, like date_range.
+	if c := sc.Properties["compare"]; len(c.AnyOf) != 2 || !reflect.DeepEqual(c.AnyOf[0].Enum, enum(query.CompareModes...)) ||
+		c.AnyOf[1].Type != "object" || !slices.Equal(c.AnyOf[1].Required, []string{"start", "end"}) {
+		t.Errorf("compare schema %+v: want a mode or {start, end}", c)
+	}
 	for _, k := range []string{"metrics", "dimensions", "account_ids", "platforms"} {
 		if sc.Properties[k].Type != "array" || sc.Properties[k].Items.Type != "string" {
 			t.Errorf("%s: type %q / %q, want an array of strings", k, sc.Properties[k].Type, sc.Properties[k].Items.Type)

@@ -34,6 +34,7 @@ type Args struct {
 	Filters         []FilterArg `json:"filters,omitempty"`
 	Sort            []SortArg   `json:"sort,omitempty"`
 	Limit           *int        `json:"limit,omitempty"`
+	Compare         *CompareArg `json:"compare,omitempty"`
 	TokenBudget     *int        `json:"token_budget,omitempty"`
 }
 
@@ -52,7 +53,11 @@ var dateRangeKeys = map[string]string{
 
 // UnmarshalJSON reads {start, end} and its usual spellings ({since, until},
 // {from, to}, {start_date, end_date}); any other key is an error that names it.
-func (d *DateRange) UnmarshalJSON(b []byte) error {
+func (d *DateRange) UnmarshalJSON(b []byte) error { return unmarshalRange(b, "date_range", d) }
+
+// unmarshalRange reads the {start, end} object of the argument arg (date_range,
+// or compare's explicit window) into d, forgiving the same key spellings.
+func unmarshalRange(b []byte, arg string, d *DateRange) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return &json.UnmarshalTypeError{Value: jsonKindOf(b), Type: reflect.TypeOf(DateRange{})}
@@ -70,7 +75,7 @@ func (d *DateRange) UnmarshalJSON(b []byte) error {
 		case "end":
 			dst = &d.End
 		default:
-			return fmt.Errorf("unknown key %q in date_range; use start and end", k)
+			return fmt.Errorf("unknown key %q in %s; use start and end", k, arg)
 		}
 		if err := json.Unmarshal(m[k], dst); err != nil {
 			return &json.UnmarshalTypeError{Value: jsonKindOf(m[k]), Type: reflect.TypeOf(""), Field: dateRangeKeys[foldName(k)]}
@@ -115,7 +120,7 @@ type SortArg struct {
 
 // argumentNames are the canonical top-level argument names.
 var argumentNames = []string{"account_ids", "platforms", "date_range", "date_preset", "dimensions",
-	"metrics", "time_granularity", "filters", "sort", "limit", "token_budget"}
+	"metrics", "time_granularity", "filters", "sort", "limit", "compare", "token_budget"}
 
 // argumentAliases maps names AI clients use for arguments (often borrowed from the
 // platforms' own APIs) to adsmcp's. Keys are folded: lowercase, letters and digits.
@@ -133,6 +138,7 @@ var argumentAliases = func() map[string]string {
 		"filter": "filters", "filtering": "filters", "where": "filters",
 		"sort": "sort", "sortby": "sort", "orderby": "sort", "order": "sort",
 		"limit": "limit", "top": "limit",
+		"comparison": "compare", "compareto": "compare", "comparewith": "compare", "vs": "compare", "versus": "compare",
 		"tokenbudget": "token_budget", "budget": "token_budget", "maxtokens": "token_budget",
 	}
 	for _, n := range argumentNames {
@@ -306,6 +312,8 @@ func argumentTarget(name string, a *Args) any {
 		target = &a.Sort
 	case "limit":
 		target = &a.Limit
+	case "compare":
+		target = &a.Compare
 	case "token_budget":
 		target = &a.TokenBudget
 	}
@@ -354,6 +362,8 @@ func goTypeName(t string) string {
 		return `an object {"field","operator","value"}`
 	case "query.SortArg":
 		return `an object {"field","direction"}`
+	case "query.CompareArg":
+		return `"previous_period", "previous_year" or an object {"start":"YYYY-MM-DD","end":"YYYY-MM-DD"}`
 	case "map[string]json.RawMessage":
 		return "an object"
 	}
@@ -374,6 +384,8 @@ func fixFor(name string) string {
 		return `give sort as [{"field":"spend","direction":"desc"}]`
 	case "limit", "token_budget":
 		return "give " + name + " as a whole number"
+	case "compare":
+		return compareFix
 	}
 	return ""
 }

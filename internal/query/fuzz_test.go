@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,9 @@ func FuzzParseQuery(f *testing.F) {
 		`{"platforms":["tiktok"],"metrics":["reach","frequency"],"dimensions":["week","month"],"sort":[{"field":"date"}]}`,
 		`{"account_ids":["act_1011"],"metrics":["spend"],"filters":[{"field":"campaign_name","operator":"CONTAINS","value":"x'; DROP TABLE facts; --"}]}`,
 		`{"time_increment":7,"account_ids":["act_1011"],"metrics":["spend"]}`,
+		`{"account_ids":["act_1011"],"metrics":["spend","clicks"],"date_preset":"last_month","time_granularity":"monthly","compare":"previous_period","sort":[{"field":"spend_change_pct"}],"limit":3,"filters":[{"field":"clicks_change","operator":">","value":0}]}`,
+		`{"account_ids":["act_1011"],"metrics":["spend"],"time_granularity":"weekly","comparison":"YoY"}`,
+		`{"account_ids":["act_1011"],"metrics":["cost"],"date_range":{"start":"2026-03-01","end":"2026-03-14"},"vs":{"since":"2025-03-01","until":"2025-03-14"},"sort":[{"field":"Cost Change %"}]}`,
 		// Invalid.
 		``, `null`, `[]`, `{}`, `"x"`, `{"metrics":["spend"]} x`, `{"metrics":`, `{"":1}`,
 		`{"metrics":["spend"]}`, // 14 accounts: too many
@@ -37,6 +41,10 @@ func FuzzParseQuery(f *testing.F) {
 		`{"metrics":["spend"],"metrics":["clicks"]}`,
 		`{"metrics":[null],"filters":[null],"sort":[null],"account_ids":[null]}`,
 		`{"filters":[{"field":"spend","operator":"IN","value":[{"a":[1,2]},null,true]}],"metrics":["spend"],"account_ids":["act_1011"]}`,
+		`{"metrics":["spend"],"account_ids":["act_1011"],"compare":{"start":"2026-03-01","end":"2026-03-20"}}`,
+		`{"metrics":["spend"],"account_ids":["act_1011"],"date_range":{"start":"2025-01-01","end":"2026-03-01"},"compare":"previous_year"}`,
+		`{"metrics":["spend"],"account_ids":["act_1011"],"compare":7,"sort":[{"field":"spend_change"}]}`,
+		`{"metrics":["spend"],"account_ids":["act_1011"],"sort":[{"field":"spend_change"}]}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -108,15 +116,26 @@ func FuzzParseQuery(f *testing.F) {
 		}
 		canonical(catalog.Dimension, q.Dimensions...)
 		canonical(catalog.Metric, q.Metrics...)
+		// A column of the result: a catalog field, or with compare the derived
+		// column of a queried metric.
+		column := func(name string) {
+			if m, _, ok := SplitDerived(name); ok {
+				if q.Compare == nil || !slices.Contains(q.Metrics, m) {
+					t.Fatalf("derived column %q without compare or its metric (%v)", name, q.Metrics)
+				}
+				return
+			}
+			canonical("", name)
+		}
 		for _, fl := range q.Filters {
-			canonical("", fl.Field)
+			column(fl.Field)
 			if len(fl.Values) == 0 {
 				t.Fatalf("filter without values %+v", fl)
 			}
 		}
 		for _, s := range q.Sort {
 			if s.Field != q.TimeColumn() || s.Field == "" {
-				canonical("", s.Field)
+				column(s.Field)
 			}
 		}
 		if q.Limit < 0 || (q.Limit > 0 && len(q.Sort) == 0) {
@@ -124,6 +143,12 @@ func FuzzParseQuery(f *testing.F) {
 		}
 		if !q.Grain.Valid() {
 			t.Fatalf("grain %q", q.Grain)
+		}
+		if c := q.Compare; c != nil {
+			overlaps := !c.End.Before(q.Start) && !c.Start.After(q.End)
+			if c.End.Before(c.Start) || overlaps || c.Days() > DefaultMaxSpanDays {
+				t.Fatalf("compare %s %s with the range %s", c.Mode, span(c.Start, c.End), span(q.Start, q.End))
+			}
 		}
 		// Whatever was accepted can be written back as arguments and run again.
 		q2, err := Normalize(q.Args(), opt)

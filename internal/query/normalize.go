@@ -70,6 +70,7 @@ func Normalize(a Args, opt Options) (*Query, error) {
 	n.dates(a.DateRange, a.DatePreset)
 	inferred := n.fields(a.Dimensions, a.Metrics)
 	n.granularity(a.TimeGranularity, inferred)
+	n.compare(a.Compare)
 	n.filters(a.Filters)
 	if n.placements != nil {
 		n.q.Filters = append(n.q.Filters, *n.placements)
@@ -94,6 +95,9 @@ type normalizer struct {
 	// placements is the publisher_platform filter that placements named in
 	// platforms stand for.
 	placements *Filter
+	// comparing is true when compare was given (even if it is wrong): sort
+	// keys and filters may then name derived columns such as spend_change.
+	comparing bool
 }
 
 func (n *normalizer) problem(p Problem) { n.problems = append(n.problems, p) }

@@ -23,7 +23,15 @@ func (n *normalizer) perCurrency() {
 	if len(curs) < 2 || !slices.Contains(n.q.Dimensions, "currency") {
 		return
 	}
+	// The value and the change of a money metric are money; its change in
+	// percent is not.
 	money := func(field string) bool {
+		if m, suffix, ok := SplitDerived(field); ok {
+			if suffix == SuffixChangePct {
+				return false
+			}
+			field = m
+		}
 		f, ok := catalog.Lookup(field)
 		return ok && f.IsMetric() && f.Unit == catalog.Money
 	}

@@ -189,7 +189,7 @@ func (n *normalizer) currency() {
 		}
 	}
 	for _, f := range n.q.Filters {
-		if f.Metric && involvesMoney(catalog.MustLookup(f.Field)) {
+		if f.Metric && involvesMoney(catalog.MustLookup(metricOf(f.Field))) {
 			money = true
 		}
 	}

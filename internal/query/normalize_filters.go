@@ -53,6 +53,14 @@ func (n *normalizer) filters(given []FilterArg) {
 		}
 		f, exact, ok := catalog.Resolve(fa.Field)
 		if !ok {
+			if d, m, dok := resolveDerived(fa.Field); dok {
+				if !n.derivedAvailable(at+".field", fa.Field, d, m) {
+					continue
+				}
+				f, exact, ok = catalog.Field{Name: d, Kind: catalog.Metric, Type: catalog.Number}, d == fa.Field, true
+			}
+		}
+		if !ok {
 			p := Problem{Field: at + ".field", Value: fa.Field, Problem: "unknown field",
 				Closest: catalog.Closest(fa.Field, 3), Fix: "use a dimension or metric name from list_fields"}
 			if strings.TrimSpace(fa.Field) == "" {

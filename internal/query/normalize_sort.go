@@ -13,6 +13,11 @@ func (n *normalizer) sort(given []SortArg, limit *int) {
 	if tc := n.q.Grain.TimeColumn(); tc != "" {
 		returned = append(returned, tc)
 	}
+	if n.comparing {
+		for _, m := range n.q.Metrics {
+			returned = append(returned, DerivedColumns(m)...)
+		}
+	}
 	for i, sa := range given {
 		at := fmt.Sprintf("sort[%d]", i)
 		name := sa.Field
@@ -20,6 +25,11 @@ func (n *normalizer) sort(given []SortArg, limit *int) {
 			name = tc
 		} else if f, _, ok := catalog.Resolve(name); ok {
 			name = f.Name
+		} else if d, m, ok := resolveDerived(name); ok {
+			if !n.derivedAvailable(at+".field", sa.Field, d, m) {
+				continue
+			}
+			name = d
 		}
 		if !slices.Contains(returned, name) && IsTimeWord(name) {
 			n.problem(Problem{Field: at + ".field", Value: sa.Field, Problem: "the result has no time column at total granularity",
@@ -42,8 +52,8 @@ func (n *normalizer) sort(given []SortArg, limit *int) {
 			desc = true
 		case "asc", "ascending", "up":
 		case "":
-			f, ok := catalog.Lookup(name)
-			desc = ok && f.IsMetric() // biggest first for metrics, A→Z and oldest first otherwise
+			f, ok := catalog.Lookup(metricOf(name))
+			desc = ok && f.IsMetric() // biggest first for metrics and their changes, A→Z and oldest first otherwise
 		default:
 			n.problem(Problem{Field: at + ".direction", Value: sa.Direction, Problem: "unknown direction",
 				Valid: []string{"asc", "desc"}})

@@ -1236,6 +1236,21 @@ func genArgs(r *rand.Rand) Args {
 	if r.IntN(4) == 0 {
 		a.TokenBudget = intp(1000 + r.IntN(100000))
 	}
+	switch r.IntN(6) {
+	case 0, 1:
+		a.Compare = &CompareArg{Mode: pick([]string{"previous_period", "previous_year", "Previous Period", "yoy", "prior_period"})}
+	case 2:
+		end := testNow.AddDate(0, 0, 30-r.IntN(900))
+		start := end.AddDate(0, 0, -r.IntN(120))
+		a.Compare = &CompareArg{Window: &DateRange{Start: start.Format(time.DateOnly), End: end.Format(time.DateOnly)}}
+	}
+	if a.Compare != nil && r.IntN(2) == 0 {
+		m := pick(a.Metrics)
+		a.Sort = append(a.Sort, SortArg{Field: m + pick([]string{"_change", "_change_pct", "_compare", " Change %"})})
+		if r.IntN(2) == 0 {
+			a.Filters = append(a.Filters, FilterArg{Field: m + "_change", Operator: ">", Value: json.Number("-5")})
+		}
+	}
 	return a
 }
 
@@ -1245,7 +1260,7 @@ func genArgs(r *rand.Rand) Args {
 func TestArgsRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	opt := testOptions()
-	ok := 0
+	ok, compared := 0, 0
 	for i := range 3000 {
 		a := genArgs(r)
 		q, err := Normalize(a, opt)
@@ -1260,6 +1275,9 @@ func TestArgsRoundTrip(t *testing.T) {
 			continue
 		}
 		ok++
+		if q.Compare != nil {
+			compared++
+		}
 		args := q.Args()
 		q2, err := Normalize(args, opt)
 		if err != nil {
@@ -1288,6 +1306,9 @@ func TestArgsRoundTrip(t *testing.T) {
 	}
 	if ok < 1000 {
 		t.Errorf("only %d of 3000 generated queries were valid; the property is barely exercised", ok)
+	}
+	if compared < 300 {
+		t.Errorf("only %d valid generated queries compare two windows; compare is barely exercised", compared)
 	}
 }
 

@@ -114,12 +114,16 @@ func TestParseArgumentAliases(t *testing.T) {
 		{"sortBy", "sort"},
 		{"top", "limit"},
 		{"max_tokens", "token_budget"},
+		{"comparison", "compare"},
+		{"compareTo", "compare"},
+		{"compare_to", "compare"},
+		{"vs", "compare"},
 	}
 	values := map[string]string{
 		"time_granularity": `"daily"`, "account_ids": `["act_1011"]`, "platforms": `["meta_ads"]`,
 		"date_range": `{"start":"2026-01-01","end":"2026-01-02"}`, "date_preset": `"last_7d"`,
 		"dimensions": `["country"]`, "metrics": `["clicks"]`, "filters": `[{"field":"spend","operator":">","value":1}]`,
-		"sort": `[{"field":"spend"}]`, "limit": `5`, "token_budget": `5000`,
+		"sort": `[{"field":"spend"}]`, "limit": `5`, "token_budget": `5000`, "compare": `"previous_period"`,
 	}
 	for _, tt := range tests {
 		raw := `{"` + tt.in + `":` + values[tt.want] + `}`
@@ -220,6 +224,11 @@ func TestParseWrongTypes(t *testing.T) {
 		{`{"limit":1e3}`, "limit", "an integer"},
 		{`{"limit":99999999999999999999999}`, "limit", "an integer"},
 		{`{"token_budget":[1]}`, "token_budget", "an integer"},
+		{`{"compare":5}`, "compare", `"previous_period", "previous_year" or an object`},
+		{`{"compare":true}`, "compare", `"previous_period", "previous_year" or an object`},
+		{`{"compare":["previous_period"]}`, "compare", `got a JSON array`},
+		{`{"compare":{"start":20250101,"end":"2025-01-31"}}`, "compare.start", "a string"},
+		{`{"compare":{"start":"2025-01-01","finish":"2025-01-31"}}`, "compare", `unknown key "finish" in compare`},
 	}
 	for _, tt := range tests {
 		e := parseFails(t, tt.raw)

@@ -75,6 +75,10 @@ type Query struct {
 	Filters    []Filter
 	Sort       []SortKey
 	Limit      int // 0: no limit
+	// Compare is the comparison window of a period-over-period query (nil:
+	// none). Sort keys and filters may then name the derived columns of the
+	// metrics (SplitDerived).
+	Compare *Compare
 	// LimitPerCurrency: the sort ranks money over accounts of several
 	// currencies, so rows are ranked (and limited) within each currency —
 	// sort starts with currency — never across currencies as one unit.
@@ -99,10 +103,12 @@ func (q *Query) AccountIDs() []string {
 }
 
 // Days is the number of days in the date range.
-func (q *Query) Days() int { return int(q.End.Sub(q.Start).Hours()/24) + 1 }
+func (q *Query) Days() int { return daysBetween(q.Start, q.End) }
 
 // Args returns the query as complete, ready-to-run tool arguments: explicit account
-// IDs and date range, canonical names. Running them again gives the same query.
+// IDs and date range, canonical names. Running them again gives the same query:
+// compare is written as its mode (the window follows from the date range) or,
+// for an explicit window, as {start, end}.
 func (q *Query) Args() Args {
 	a := Args{
 		AccountIDs:      q.AccountIDs(),
@@ -132,6 +138,12 @@ func (q *Query) Args() Args {
 	if q.Limit > 0 {
 		l := q.Limit
 		a.Limit = &l
+	}
+	if c := q.Compare; c != nil {
+		a.Compare = &CompareArg{Mode: c.Mode}
+		if c.Mode == CustomWindow {
+			a.Compare = &CompareArg{Window: &DateRange{Start: c.Start.Format(time.DateOnly), End: c.End.Format(time.DateOnly)}}
+		}
 	}
 	if q.TokenBudget > 0 {
 		b := q.TokenBudget
