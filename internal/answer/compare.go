@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -193,14 +194,6 @@ func minTime(a, b time.Time) time.Time {
 // derivedOf reports whether field is a comparison column of one of metrics
 // (spend_compare, spend_change, spend_change_pct).
 func derivedOf(metrics []string, field string) bool {
-	for _, suffix := range []string{fit.ChangePctSuffix, fit.ChangeSuffix, fit.CompareSuffix} {
-		if m, ok := strings.CutSuffix(field, suffix); ok {
-			for _, x := range metrics {
-				if x == m {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	m, _, ok := query.SplitDerived(field)
+	return ok && slices.Contains(metrics, m)
 }

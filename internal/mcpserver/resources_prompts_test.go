@@ -53,7 +53,7 @@ func TestPromptsRun(t *testing.T) {
 	cs := connect(t, testConfig(t), "claude-ai")
 	ctx := context.Background()
 	list, err := cs.ListPrompts(ctx, nil)
-	if err != nil || len(list.Prompts) != 3 {
+	if err != nil || len(list.Prompts) != 4 {
 		t.Fatalf("prompts/list: %v %+v", err, list)
 	}
 	for _, p := range list.Prompts {
@@ -78,14 +78,26 @@ func TestPromptsRun(t *testing.T) {
 				t.Fatalf("%s %v: %d queries, want %d:\n%s", p.Name, args, len(queries), want, text)
 			}
 			for _, q := range queries {
-				if res := call(t, cs, "query", q); res.IsError {
+				res := call(t, cs, "query", q)
+				if res.IsError {
 					t.Errorf("%s %v: its query fails: %v", p.Name, args, texts(t, res))
+				}
+				// The comparison prompt's query answers a comparison.
+				if p.Name == "period_over_period" && !strings.Contains(strings.Join(texts(t, res), "\n"), `"comparison":{"mode":"previous_period"`) {
+					t.Errorf("%s: its answer is no comparison: %.600s", p.Name, texts(t, res))
 				}
 			}
 			if args != nil && (!strings.Contains(queries[0], `"date_preset":"last_month"`) || !strings.Contains(queries[0], `"platforms":["google_ads"]`) || !strings.Contains(text, "Google Ads")) {
 				t.Errorf("%s: arguments not applied: %s", p.Name, text)
 			}
 		}
+	}
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "period_over_period", Arguments: map[string]string{"compare": "Previous Year"}})
+	if err != nil || !strings.Contains(got.Messages[0].Content.(*mcp.TextContent).Text, `"compare":"previous_year"`) {
+		t.Errorf("period_over_period with compare previous_year: %v %+v", err, got)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "period_over_period", Arguments: map[string]string{"compare": "last decade"}}); err == nil || !strings.Contains(err.Error(), "previous_period or previous_year") {
+		t.Errorf("a bad compare: %v", err)
 	}
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "spend_summary", Arguments: map[string]string{"period": "fortnight", "colour": "red"}})
 	if err == nil || !strings.Contains(err.Error(), `period "fortnight": want one of today`) || !strings.Contains(err.Error(), `unknown argument "colour"`) {

@@ -65,7 +65,10 @@ func (q *Query) CompareQuery() *Query {
 // The rules:
 //
 // previous_period at daily or total grain: the n days right before, where n
-// is the days of the range: [start−n, start−1].
+// is the days of the range: [start−n, start−1]. Except at total grain over
+// whole calendar months (the first of a month to the last of a month, such as
+// last_month or last_quarter): then the monthly rule below, so November is
+// compared with October whole, not with the 30 days before it.
 //
 // previous_period at weekly grain: the same weekdays N ISO weeks (Monday
 // start) earlier, where N is the number of weeks the range touches:
@@ -110,6 +113,9 @@ func compareWindow(mode string, start, end time.Time, g fit.Grain) (time.Time, t
 		}
 		wholeMonth := !start.After(firstOfMonth(end))
 		return shiftMonths(start, 12, false), shiftMonths(end, 12, wholeMonth)
+	}
+	if g == fit.Total && start.Day() == 1 && end.Day() == daysIn(end.Year(), end.Month()) {
+		g = fit.Monthly
 	}
 	switch g {
 	case fit.Weekly:

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
@@ -14,9 +15,9 @@ import (
 // comparison value). Sort keys and metric filters may name them when compare
 // is set; they are stored by these names in SortKey.Field and Filter.Field.
 const (
-	SuffixCompare   = "_compare"
-	SuffixChange    = "_change"
-	SuffixChangePct = "_change_pct"
+	SuffixCompare   = fit.CompareSuffix
+	SuffixChange    = fit.ChangeSuffix
+	SuffixChangePct = fit.ChangePctSuffix
 )
 
 // derivedSuffixes are the suffixes in the order SplitDerived tries them (the
