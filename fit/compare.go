@@ -124,7 +124,7 @@ func fitCompare(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	cur := p.filter(t, &p.meta)
 	base := p.filterCompare(cmp.Base, &p.meta)
 	p.cmp = &comparing{cmp: cmp, cur: cur, base: base}
-	p.meta.Warnings = append(p.meta.Warnings, noticeWarnings(cmp.Base.Notices)...)
+	p.meta.Warnings = appendNew(p.meta.Warnings, noticeWarnings(cmp.Base.Notices)...)
 	p.meta.Warnings = append(p.meta.Warnings, p.windowWarnings()...)
 
 	joined, meta, err := p.compareAt(p.requested, cur, base, p.meta)
@@ -273,7 +273,9 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 		}
 		joined = takeRows(joined, rows)
 	}
-	meta.OriginalRows = all
+	if g == p.requested {
+		meta.OriginalRows = all
+	}
 	meta.RowsBeforeLimit = 0
 	if cmp.Limit > 0 {
 		if joined.Len() > cmp.Limit {

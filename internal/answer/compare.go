@@ -33,6 +33,16 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 		return e.failed(ctx, started, b, q, err, calls)
 	}
 	notices, withData := e.diagnose(ctx, q, tab, cov)
+	if tab.Len() == 0 && base.Len() > 0 {
+		// The comparison has rows (all stopped): what no_rows says is of
+		// the current window only.
+		for i := range notices {
+			if notices[i].Type == "no_rows" {
+				notices[i].Type = "no_rows_in_current_window"
+				notices[i].Detail = fmt.Sprintf("Nothing in the current window %s matches this query; every row here is stopped: its figures are all in the comparison window %s", rangeText(q), rangeText(old))
+			}
+		}
+	}
 	tab.Notices = append(tab.Notices, notices...)
 	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
 	opts.Report.Warnings = append(opts.Report.Warnings, coverageWarnings(q, old, cov, tab, base)...)

@@ -58,12 +58,12 @@ func spendBy(t *testing.T, rows []map[string]string, key, col string) map[string
 func TestCompareEqualsTheTwoWindows(t *testing.T) {
 	e := engine(t)
 	const q = `"account_ids":["act_1015823746512093","act_6630418825197342"],"metrics":["spend","clicks","cpc"],"dimensions":["campaign_name"]`
-	res := ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-28"},"compare":"previous_period"}`)
+	res := ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-27"},"compare":"previous_period"}`)
 	rows := csvRows(t, res)
-	cur := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-28"}}`))
-	old := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-01-04","end":"2026-01-31"}}`))
+	cur := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-02-01","end":"2026-02-27"}}`))
+	old := csvRows(t, ask(t, e, "", 200000, `{`+q+`,"date_range":{"start":"2026-01-05","end":"2026-01-31"}}`))
 	m := res.Response.Meta.Comparison
-	if m == nil || m.Current.Start != "2026-02-01" || m.Compare.Start != "2026-01-04" || m.Compare.End != "2026-01-31" || m.Compare.Days != 28 {
+	if m == nil || m.Current.Start != "2026-02-01" || m.Compare.Start != "2026-01-05" || m.Compare.End != "2026-01-31" || m.Compare.Days != 27 {
 		t.Fatalf("_meta.comparison %+v", m)
 	}
 	want, wantOld := spendBy(t, cur, "campaign_name", "spend"), spendBy(t, old, "campaign_name", "spend")
@@ -223,4 +223,31 @@ func TestCompareWarnsOfMissingData(t *testing.T) {
 func TestCompareGolden(t *testing.T) {
 	e := engine(t)
 	golden(t, "compare", ask(t, e, "claude-ai", 0, `{"account_ids":["act_1015823746512093","act_4409187263550918"],"metrics":["spend","cpa"],"dimensions":["account_name"],"date_preset":"last_month","compare":"previous_period"}`))
+}
+
+// A campaign that stopped has no row in the current window: the comparison
+// still has its row, and no warning says the answer has none.
+func TestCompareStoppedCampaignAlone(t *testing.T) {
+	e := engine(t)
+	const q = `"platforms":["meta_ads"],"metrics":["spend"],"dimensions":["campaign_name"],"date_range":{"start":"2026-01-15","end":"2026-03-10"},"compare":"previous_period"`
+	stopped := ""
+	for _, r := range csvRows(t, ask(t, e, "", 200000, `{`+q+`}`)) {
+		if r["compare_status"] == "stopped" {
+			stopped = r["campaign_name"]
+			break
+		}
+	}
+	if stopped == "" {
+		t.Skip("no stopped campaign in these windows")
+	}
+	res := ask(t, e, "", 200000, `{`+q+`,"filters":[{"field":"campaign_name","operator":"EQUALS","value":`+strconv.Quote(stopped)+`}]}`)
+	rows := csvRows(t, res)
+	if len(rows) == 0 || rows[0]["compare_status"] != "stopped" || num(t, rows[0]["spend"]) != 0 {
+		t.Fatalf("rows %v", rows)
+	}
+	for _, w := range res.Response.Meta.Warnings {
+		if w.Type == "no_rows" {
+			t.Fatalf("a comparison with rows warns %q: %s", w.Type, w.Detail)
+		}
+	}
 }
