@@ -197,9 +197,8 @@ func (p *pipeline) coarsenCompare(ctx context.Context, g Grain) (*Table, Meta, e
 	}
 	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(p.requested), To: string(g),
 		RowsBefore: p.cmp.cur.Len() + p.cmp.base.Len(), RowsAfter: joined.Len(),
-		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete comparison fits: both windows were %s (%s and %s at %s grain) and compared again, %s against %s",
-			p.requested, g, how, pluralRowsAt(p.cmp.cur.Len(), p.requested), pluralRowsAt(p.cmp.base.Len(), p.requested), p.requested,
-			periodOrdinal(g, 1), periodOrdinal(g, 1))})
+		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete comparison fits: both windows (%d and %d %s rows) were %s and compared again, %s against %s",
+			p.requested, g, p.cmp.cur.Len(), p.cmp.base.Len(), p.requested, how, periodOrdinal(g, 1), periodOrdinal(g, 1))})
 	return joined, meta, nil
 }
 

@@ -67,7 +67,32 @@ func (p *pipeline) compareSummary(s *Summary, j *Table) {
 			s.Metrics[i].Overall = ptr(round((c-b)/b*100, 4))
 		}
 	}
+	// The comparison window's labels say nothing by themselves: the rows'
+	// amounts beside them are the current window's. Only their range is kept.
+	for i, d := range s.Dimensions {
+		if c := j.Column(d.Field); c != nil && d.Field != StatusColumn && strings.HasPrefix(d.Field, ComparePrefix) && c.Unit {
+			d.TopValues, d.TopByMetric = []string{}, nil
+			d.First, d.Last = labelRange(c.Strings)
+			s.Dimensions[i] = d
+		}
+	}
 	s.Movers = p.movers(j)
+}
+
+// labelRange is the smallest and largest non-empty label.
+func labelRange(labels []string) (first, last string) {
+	for _, l := range labels {
+		if l == "" {
+			continue
+		}
+		if first == "" || l < first {
+			first = l
+		}
+		if l > last {
+			last = l
+		}
+	}
+	return first, last
 }
 
 // movers ranks the main dimension's values by the change of the main metric.
