@@ -238,6 +238,12 @@ func dimNames(t *Table) []string {
 func checkMovers(t *testing.T, seed int, resp *Response) {
 	t.Helper()
 	s := resp.TooLarge.Summary
+	for _, d := range s.Dimensions {
+		// Beside a comparison label, amounts would be the current window's.
+		if strings.HasPrefix(d.Field, ComparePrefix) && d.Field != StatusColumn && (len(d.TopValues) > 0 || len(d.TopByMetric) > 0) {
+			t.Fatalf("seed %d: %s lists values %v %v", seed, d.Field, d.TopValues, d.TopByMetric)
+		}
+	}
 	if s.Movers == nil {
 		return
 	}
