@@ -135,24 +135,8 @@ func fitCompare(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	if resp, ok, err := p.render(joined, meta); err != nil || ok {
 		return resp, err
 	}
-	for _, g := range coarser(p.requested) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if p.skipGrain(g) {
-			continue
-		}
-		cand, meta, err := p.coarsenCompare(ctx, g)
-		if err != nil {
-			return nil, err
-		}
-		if cand == nil {
-			continue
-		}
-		if resp, ok, err := p.render(cand, meta); err != nil || ok {
-			return resp, err
-		}
-		p.meta.SourceCalls = meta.SourceCalls
+	if resp, err := p.coarsenEach(ctx, p.requested, func(g Grain) (*Table, Meta, error) { return p.coarsenCompare(ctx, g) }); err != nil || resp != nil {
+		return resp, err
 	}
 	return p.tooLarge(ctx, joined)
 }
@@ -323,31 +307,9 @@ func alignmentWords(g Grain) string {
 		w, w, g.TimeColumn(), ComparePrefix, g.TimeColumn(), w)
 }
 
-// takeRows is t with only the given rows, in that order.
+// takeRows is t with only the given rows, in that order, none cut by a limit.
 func takeRows(t *Table, rows []int) *Table {
-	out := &Table{Grain: t.Grain, Notices: t.Notices}
-	for _, c := range t.Columns {
-		nc := *c
-		nc.Strings, nc.Numbers, nc.Null = nil, nil, nil
-		if c.Role == RoleMetric {
-			nc.Numbers = make([]float64, len(rows))
-			if c.Null != nil {
-				nc.Null = make([]bool, len(rows))
-			}
-			for i, r := range rows {
-				nc.Numbers[i] = c.Numbers[r]
-				if c.Null != nil {
-					nc.Null[i] = c.Null[r]
-				}
-			}
-		} else {
-			nc.Strings = make([]string, len(rows))
-			for i, r := range rows {
-				nc.Strings[i] = c.Strings[r]
-			}
-		}
-		out.Columns = append(out.Columns, &nc)
-	}
+	out := t.Select(rows)
 	out.RowsBeforeLimit = len(rows)
 	return out
 }

@@ -93,14 +93,20 @@ func newPipeline(t *Table, opt Options) (*pipeline, error) {
 // coarsenAll is step 3: each grain coarser than base's, finest first, until
 // one fits (nil when none does).
 func (p *pipeline) coarsenAll(ctx context.Context, base *Table) (*Response, error) {
-	for _, g := range coarser(grainOf(base)) {
+	return p.coarsenEach(ctx, grainOf(base), func(g Grain) (*Table, Meta, error) { return p.coarsen(ctx, base, g) })
+}
+
+// coarsenEach tries each grain coarser than from that is not skipped, finest
+// first, as coarsen makes it (nil: not reachable), until one fits.
+func (p *pipeline) coarsenEach(ctx context.Context, from Grain, coarsen func(Grain) (*Table, Meta, error)) (*Response, error) {
+	for _, g := range coarser(from) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if p.skipGrain(g) {
 			continue
 		}
-		cand, meta, err := p.coarsen(ctx, base, g)
+		cand, meta, err := coarsen(g)
 		if err != nil {
 			return nil, err
 		}

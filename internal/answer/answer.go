@@ -152,6 +152,11 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	tab.Notices = append(tab.Notices, notices...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
 	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	return e.fitted(ctx, started, b, q, tab, opts, calls)
+}
+
+// fitted is fit's answer from tab, or the source error a re-query met.
+func (e *Engine) fitted(ctx context.Context, started time.Time, b budget.Budget, q *query.Query, tab *fit.Table, opts fit.Options, calls *source.Calls) (*Result, error) {
 	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
 		if ctx.Err() != nil {

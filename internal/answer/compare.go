@@ -62,14 +62,7 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 		},
 		Keep: keepCompared(q), Limit: q.Limit, Selection: selectionOf(q)}
 	req.progress("comparing %d and %d rows within a budget of %d tokens", tab.Len(), base.Len(), b.Tokens)
-	resp, err := fit.Fit(ctx, tab, opts)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return e.sourceError(started, LimitsOf(b), q, err, calls.N()), nil
-	}
-	return dataResult(resp), nil
+	return e.fitted(ctx, started, b, q, tab, opts, calls)
 }
 
 // windowQuery is what the source is asked for one window of a comparison: q
