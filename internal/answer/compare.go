@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,12 +24,8 @@ import (
 func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
 	cur := windowQuery(q)
 	old := windowQuery(q.CompareQuery())
-	tab, err := e.Source.Query(ctx, cur)
-	if err != nil {
-		return e.failed(ctx, started, b, q, err, calls)
-	}
-	req.progress("asking for the comparison window, %s to %s", old.Start.Format(time.DateOnly), old.End.Format(time.DateOnly))
-	base, err := e.Source.Query(ctx, old)
+	req.progress("asking for the comparison window too, %s to %s", old.Start.Format(time.DateOnly), old.End.Format(time.DateOnly))
+	tab, base, err := e.bothWindows(ctx, cur, old)
 	if err != nil {
 		return e.failed(ctx, started, b, q, err, calls)
 	}
@@ -63,6 +60,34 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 		Keep: keepCompared(q), Limit: q.Limit, Selection: selectionOf(q)}
 	req.progress("comparing %d and %d rows within a budget of %d tokens", tab.Len(), base.Len(), b.Tokens)
 	return e.fitted(ctx, started, b, q, tab, opts, calls)
+}
+
+// bothWindows asks the source for both windows at once (they are independent;
+// one failing cancels the other).
+func (e *Engine) bothWindows(ctx context.Context, cur, old *query.Query) (*fit.Table, *fit.Table, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var base *fit.Table
+	var baseErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if base, baseErr = e.Source.Query(ctx, old); baseErr != nil {
+			cancel()
+		}
+	}()
+	tab, err := e.Source.Query(ctx, cur)
+	if err != nil {
+		cancel()
+	}
+	<-done
+	switch {
+	case err != nil && !(errors.Is(err, context.Canceled) && baseErr != nil):
+		return nil, nil, err
+	case baseErr != nil:
+		return nil, nil, baseErr
+	}
+	return tab, base, nil
 }
 
 // windowQuery is what the source is asked for one window of a comparison: q
