@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,28 @@ func TestQueryCompareInvalidOverMCP(t *testing.T) {
 				t.Errorf("compare %s: the problem does not say %q: %s", c.compare, w, text)
 			}
 		}
+	}
+}
+
+// TestQueryCompareWarnsOnce: a notice both windows carry (here: reach empty
+// in the partial first and last weeks of each) is one warning in
+// _meta.warnings, not the same type and detail twice.
+func TestQueryCompareWarnsOnce(t *testing.T) {
+	cs := connect(t, testConfig(t), "claude-ai")
+	res := call(t, cs, "query", `{"platforms":["meta_ads"],"metrics":["spend","reach"],"dimensions":["account_name"],"time_granularity":"weekly",`+
+		`"date_range":{"start":"2026-02-04","end":"2026-03-04"},"compare":"previous_period"}`)
+	b := texts(t, res)
+	if res.IsError || len(b) != 2 {
+		t.Fatalf("isError=%v, %d blocks:\n%v", res.IsError, len(b), b)
+	}
+	seen := map[string]bool{}
+	warnings, _ := metaOf(t, b[0])["warnings"].([]any)
+	for _, w := range warnings {
+		w := w.(map[string]any)
+		key := fmt.Sprint(w["type"], ": ", w["detail"])
+		if seen[key] {
+			t.Errorf("warning given twice: %s", key)
+		}
+		seen[key] = true
 	}
 }
