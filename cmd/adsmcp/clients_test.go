@@ -115,6 +115,10 @@ type sdkReport struct {
 				TokenBudget     int                       `json:"token_budget"`
 				BudgetSource    string                    `json:"budget_source"`
 				TimeGranularity struct{ Returned string } `json:"time_granularity"`
+				Comparison      *struct {
+					Mode             string
+					Current, Compare struct{ Start, End string }
+				}
 			} `json:"_meta"`
 		}
 	}
@@ -182,6 +186,15 @@ func runSDK(t *testing.T, e clientsEnv, target ...string) {
 			// ~23k tokens daily (spend, clicks, ctr): over claude-code's fitted 21,250, under claude-ai's 25,500 and the others'.
 			if g := r.Calls["big"].First.Meta.TimeGranularity.Returned; g == "" || (g != "daily") != c.coarsensBigDays {
 				t.Errorf("big query returned %s rows; coarsened should be %v", g, c.coarsensBigDays)
+			}
+			// 28 days ending clientsDataEnd, against the 28 days before.
+			cmp := r.Calls["compare"]
+			if w := cmp.First.Meta.Comparison; cmp.IsError || cmp.Blocks != 2 || w == nil || w.Mode != "previous_period" ||
+				w.Current.Start != "2026-02-15" || w.Current.End != clientsDataEnd || w.Compare.Start != "2026-01-18" || w.Compare.End != "2026-02-14" {
+				t.Errorf("compare query: %+v, comparison %+v", cmp, w)
+			}
+			if h := cmp.CSVHeader; h != "account_name,currency,compare_status,spend,spend_compare,spend_change,spend_change_pct,ctr,ctr_compare,ctr_change,ctr_change_pct" {
+				t.Errorf("compare query CSV header %q", h)
 			}
 			tm := r.Calls["too_many"]
 			if !tm.IsError || tm.First.Type != "too_many_accounts" || tm.First.Max != 10 ||
@@ -266,5 +279,20 @@ func TestInspectorCLI(t *testing.T) {
 	}
 	if !strings.HasPrefix(call.Content[1].Text, "account_name,currency,spend,clicks\n") {
 		t.Errorf("CSV block: %.200s", call.Content[1].Text)
+	}
+
+	// compare as an explicit window (an object argument), against February.
+	var cmp struct {
+		IsError bool
+		Content []struct{ Type, Text string }
+	}
+	inspect(&cmp, "--method", "tools/call", "--tool-name", "query",
+		"--tool-arg", `metrics=["spend"]`, "--tool-arg", `dimensions=["account_name"]`, "--tool-arg", `platforms=["meta_ads"]`,
+		"--tool-arg", `date_range={"start":"2026-03-01","end":"`+clientsDataEnd+`"}`, "--tool-arg", `compare={"start":"2026-02-01","end":"2026-02-28"}`)
+	if cmp.IsError || len(cmp.Content) != 2 || !strings.Contains(cmp.Content[0].Text, `"compare":{"start":"2026-02-01","end":"2026-02-28","days":28}`) {
+		t.Fatalf("tools/call query with compare: %+v", cmp)
+	}
+	if !strings.HasPrefix(cmp.Content[1].Text, "account_name,currency,compare_status,spend,spend_compare,spend_change,spend_change_pct\n") {
+		t.Errorf("compare CSV block: %.200s", cmp.Content[1].Text)
 	}
 }

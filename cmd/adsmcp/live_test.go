@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +62,9 @@ func TestLiveSourcesFromTheConfig(t *testing.T) {
 		{"-m", "spend,clicks,ctr,conversions", "-d", "platform,account_name", "-a", "617-204-8851,725-118-6403,act_1015823746512093,act_2284619037465520", "--preset", "last_30d"},
 		{"-m", "spend,reach,frequency", "-d", "campaign_name", "-p", "meta_ads", "-g", "monthly", "--start", "2025-12-01", "--end", "2026-02-28"},
 		{"-m", "spend,cpc", "-d", "campaign_name", "-p", "google_ads", "-g", "weekly", "--start", "2026-01-05", "--end", "2026-02-22"},
+		// Comparisons: each window fetched from the APIs, joined as the warehouse's.
+		{"-m", "spend,ctr,reach", "-d", "campaign_name", "-p", "meta_ads", "-g", "monthly", "--start", "2025-12-01", "--end", "2026-02-28", "--compare", "previous_period"},
+		{"-m", "spend,cpc", "-d", "campaign_name", "-p", "google_ads", "-g", "weekly", "--start", "2026-01-05", "--end", "2026-02-22", "--compare", "previous_period", "--sort", "spend_change", "--limit", "5"},
 	} {
 		base := append([]string{"query", "--today", "2026-03-15"}, args...)
 		live, stderr, err := runCLI(append(base, "--config", cfg)...)
@@ -70,6 +74,9 @@ func TestLiveSourcesFromTheConfig(t *testing.T) {
 		want, _, err := runCLI(append(base, "--db", wh)...)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if slices.Contains(args, "--compare") && !strings.Contains(live, `"comparison":{`) {
+			t.Errorf("%v: not a comparison:\n%.600s", args, live)
 		}
 		if csvBlock(live) != csvBlock(want) || csvBlock(live) == "" {
 			t.Errorf("%v: live differs from the warehouse:\n%s\n---\n%s", args, live, want)

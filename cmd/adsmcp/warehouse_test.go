@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,40 @@ var warehouseQueries = [][]string{
 	{"query", "--raw", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,clicks,ctr,reach,frequency", "-d", "account_name", "-g", "weekly", "--preset", "last_30d"},
 	{"query", "--today", "2026-03-15", "--platform", "google", "-m", "spend,cpc,conversions", "-d", "campaign_name", "-g", "daily", "--preset", "last_90d"},
 	{"query", "--raw", "--today", "2026-03-15", "--platform", "tiktok", "-m", "spend,ctr", "-d", "ad_name", "--preset", "last_7d", "--sort", "-spend", "--limit", "5"},
+	// Comparisons (docs/query.md "Comparing periods"): reach and frequency
+	// week by week against the weeks before; ratios by campaign against the
+	// same months a year earlier, with campaigns new and stopped; an explicit
+	// window ranked by the change and cut to a top 5 per currency; budgets
+	// small enough that both windows are coarsened together (Meta's reach asked
+	// again at monthly grain, TikTok's daily rows rolled up); both windows'
+	// raw rows.
+	{"query", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,reach,frequency", "-d", "account_name", "-g", "weekly", "--preset", "last_30d", "--compare", "previous_period"},
+	{"query", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,ctr,cpa", "-d", "campaign_name", "-g", "monthly", "--start", "2025-12-01", "--end", "2026-02-28", "--compare", "previous_year"},
+	{"query", "--today", "2026-03-15", "--platform", "google,tiktok", "-m", "spend,clicks,cpc,conversions", "-d", "ad_name", "--start", "2026-02-01", "--end", "2026-02-28", "--compare", "2026-01-04..2026-01-31", "--sort", "spend_change:asc", "--limit", "5"},
+	{"query", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,reach,frequency", "-d", "campaign_name", "-g", "weekly", "--preset", "last_90d", "--compare", "previous_period", "--budget", "4000"},
+	{"query", "--today", "2026-03-15", "--platform", "tiktok", "-m", "spend,clicks,ctr", "-d", "ad_name", "-g", "daily", "--preset", "last_30d", "--compare", "previous_period", "--budget", "3000"},
+	{"query", "--raw", "--today", "2026-03-15", "--platform", "meta", "-m", "spend,reach,ctr", "-d", "account_name", "-g", "weekly", "--preset", "last_14d", "--compare", "previous_period"},
+}
+
+// comparedAnswer reports why the answer to a query with --compare is not a
+// comparison, or "" when it is (or the query has none).
+func comparedAnswer(args []string, out string) string {
+	if !slices.Contains(args, "--compare") {
+		return ""
+	}
+	if slices.Contains(args, "--raw") {
+		if !strings.HasPrefix(out, "window,") || !strings.Contains(out, "\ncurrent,") || !strings.Contains(out, "\ncompare,") {
+			return "the raw rows of both windows, labelled by a window column"
+		}
+		return ""
+	}
+	if !strings.Contains(out, "compare_status") || !strings.Contains(out, `"comparison":{`) {
+		return "a comparison (compare_status and _meta.comparison)"
+	}
+	if slices.Contains(args, "--budget") && !strings.Contains(out, `"type":"granularity_change"`) {
+		return "coarsened to fit --budget (granularity_change)"
+	}
+	return ""
 }
 
 // A warehouse in ClickHouse or PostgreSQL, configured under sources:, answers
@@ -74,6 +109,9 @@ func TestQueryFromWarehouseEngines(t *testing.T) {
 				}
 				if len(strings.TrimSpace(got)) == 0 {
 					t.Errorf("%v: empty answer", args)
+				}
+				if want := comparedAnswer(args, got); want != "" {
+					t.Errorf("%v: the answer is not %s:\n%.1500s", args, want, got)
 				}
 			}
 		})

@@ -45,6 +45,8 @@ const calls = {
   invalid: ["query", { metrics: ["spnd"], platforms: ["meta_ads"], time_granularity: "hourly" }],
   // Daily rows per campaign over 90 days: large enough that small budgets must coarsen.
   big: ["query", { metrics: ["spend", "clicks", "ctr"], dimensions: ["campaign_name"], platforms: ["meta_ads"], time_granularity: "daily", ...when(90, "last_90d") }],
+  // Period over period: the 28 days before, joined row by row.
+  compare: ["query", { metrics: ["spend", "ctr"], dimensions: ["account_name"], platforms: ["meta_ads"], compare: "previous_period", ...when(28, "last_28d") }],
 };
 
 const transport = opts.url
@@ -74,7 +76,8 @@ for (const [key, [tool, args]] of Object.entries(calls)) {
     blocks: texts.length,
     text_lengths: texts.map((t) => t.length),
     // The first block without its bulky members: type, detail, problems, max,
-    // requested, accounts (for errors) and _meta are what the test checks.
+    // requested, accounts (for errors) and _meta (with a comparison's windows)
+    // are what the test checks.
     first: first && Object.fromEntries(Object.entries(first).filter(([k]) => k !== "summary" && k !== "requery_instructions")),
     csv_header: texts.length > 1 ? texts[1].split("\n", 1)[0] : null,
   };
