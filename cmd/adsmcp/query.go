@@ -114,7 +114,7 @@ value there (m_compare), its change (m_change) and its change in percent
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD)")
 	fl.StringVar(&f.client, "client", "", "answer as for this MCP client: NAME or NAME/VERSION (claude-code/2.1.332, codex-mcp-client/0.46.0, ChatGPT, …); its profile applies (tokens, and the bytes and lines it keeps)")
 	fl.IntVar(&f.budget, "budget", 0, "token budget for the response (instead of the client's)")
-	fl.BoolVar(&f.raw, "raw", false, "print the complete result as CSV, without fitting it to a budget")
+	fl.BoolVar(&f.raw, "raw", false, "print the complete result as CSV, without fitting it to a budget (with --compare: both windows' rows, column window = current or compare)")
 	return cmd
 }
 

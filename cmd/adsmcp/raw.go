@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -67,7 +68,7 @@ const (
 // joined rows and so have nothing to apply to here (a note on stderr says so).
 func printRawCompare(cmd *cobra.Command, src source.Source, q *query.Query) error {
 	stderr := stderrOf(cmd)
-	cur, old := rawWindowQuery(q), rawWindowQuery(q.CompareQuery())
+	cur, old := answer.WindowQuery(q), answer.WindowQuery(q.CompareQuery())
 	if len(q.Sort) > 0 || q.Limit > 0 || len(cur.Filters) < len(q.Filters) {
 		fmt.Fprintln(stderr, "note: compare: --sort, --limit and metric filters select the compared rows, which --raw does not join: each window's rows are printed complete; drop --raw to apply them")
 	}
@@ -86,22 +87,6 @@ func printRawCompare(cmd *cobra.Command, src source.Source, q *query.Query) erro
 	fmt.Fprintf(stderr, "note: compare: column %s tells the windows apart: %s is the date range %s (%d days, %d rows), %s the comparison window %s (%d days, %d rows); without --raw they are joined row by row\n",
 		rawWindowColumn, rawWindowCurrent, rawDates(cur), q.Days(), tabs[0].Len(), rawWindowCompare, rawDates(old), q.Compare.Days(), tabs[1].Len())
 	return fit.WriteCSV(cmd.OutOrStdout(), stackWindows(tabs[0], tabs[1]))
-}
-
-// rawWindowQuery is one window of a comparison as the answer engine asks the
-// source for it (answer's windowQuery): q without its comparison and its
-// selection of rows (metric filters, sort, limit).
-func rawWindowQuery(q *query.Query) *query.Query {
-	w := *q
-	w.Compare = nil
-	w.Sort, w.Limit, w.LimitPerCurrency = nil, 0, false
-	w.Filters = nil
-	for _, f := range q.Filters {
-		if !f.Metric {
-			w.Filters = append(w.Filters, f)
-		}
-	}
-	return &w
 }
 
 func rawDates(q *query.Query) string {

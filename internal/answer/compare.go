@@ -22,8 +22,8 @@ import (
 // own selection would make a row that merely fell below a threshold in one
 // window look new or stopped.
 func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
-	cur := windowQuery(q)
-	old := windowQuery(q.CompareQuery())
+	cur := WindowQuery(q)
+	old := WindowQuery(q.CompareQuery())
 	req.progress("asking for the comparison window too, %s to %s", old.Start.Format(time.DateOnly), old.End.Format(time.DateOnly))
 	tab, base, err := e.bothWindows(ctx, cur, old)
 	if err != nil {
@@ -90,10 +90,10 @@ func (e *Engine) bothWindows(ctx context.Context, cur, old *query.Query) (*fit.T
 	return tab, base, nil
 }
 
-// windowQuery is what the source is asked for one window of a comparison: q
+// WindowQuery is what the source is asked for one window of a comparison: q
 // without its selection of rows (metric filters, sort, limit), which applies
 // to the compared rows.
-func windowQuery(q *query.Query) *query.Query {
+func WindowQuery(q *query.Query) *query.Query {
 	w := *q
 	w.Compare = nil
 	w.Sort, w.Limit, w.LimitPerCurrency = nil, 0, false
