@@ -83,6 +83,7 @@ type tcase struct {
 	sugg   *suggestionJSON
 	kids   []*tcase
 	exp    *expectation
+	cmp    *cmpData // a comparison's answer, read (compare_test.go)
 }
 
 func (c *tcase) isCSV() bool  { return c.head != nil && c.head.Type == "" && c.tab != nil }
@@ -187,10 +188,17 @@ func run(t *testing.T, e *answer.Engine, name string, c *call, args []byte) *tca
 		// the answer is checked against its budget only.
 		return tc
 	}
-	q, echo, err := parseEcho(tc.meta.Query, args)
+	tc.fromEcho(tc.meta.Query)
+	return tc
+}
+
+// fromEcho reads the case's query from an echo (_meta.query) and, for a CSV
+// answer, its rows.
+func (tc *tcase) fromEcho(raw json.RawMessage) {
+	q, echo, err := parseEcho(raw, tc.args)
 	if err != nil {
 		tc.problem = err.Error()
-		return tc
+		return
 	}
 	tc.q, tc.echo = q, echo
 	// Step 1 judges every dimension but currency, which only says which unit
@@ -200,16 +208,15 @@ func run(t *testing.T, e *answer.Engine, name string, c *call, args []byte) *tca
 			tc.userDims = append(tc.userDims, d)
 		}
 	}
-	if h.Type == "" {
-		if len(res.Blocks) < 2 {
+	if tc.head.Type == "" {
+		if len(tc.res.Blocks) < 2 {
 			tc.problem = "a CSV answer without a CSV block"
-			return tc
+			return
 		}
-		if tc.tab, err = parseCSV(res.Blocks[1]); err != nil {
+		if tc.tab, err = parseCSV(tc.res.Blocks[1]); err != nil {
 			tc.problem = "CSV: " + err.Error()
 		}
 	}
-	return tc
 }
 
 // invariant is one checked property; check returns the problems of a case, each
@@ -326,7 +333,15 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 			t.Errorf("%s: unreadable answer: %s\n%s", c.name, c.problem, describe(c))
 		}
 	}
-	for _, inv := range invariants {
+	checkInvariants(t, d, cases, invariants)
+	return cases
+}
+
+// checkInvariants runs each invariant on the cases it applies to, as a
+// subtest that reports its failure classes and, for each class, the smallest
+// failing case (and up to -oracle.show more).
+func checkInvariants(t *testing.T, d *Data, cases []*tcase, invs []invariant) {
+	for _, inv := range invs {
 		t.Run(inv.name, func(t *testing.T) {
 			var failed []*tcase
 			var probs [][]string
@@ -395,7 +410,6 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 			}
 		})
 	}
-	return cases
 }
 
 var digits = regexp.MustCompile(`\d+`)
@@ -416,6 +430,7 @@ func describe(c *tcase) string {
 	if c.parent != nil {
 		root = c.parent
 		fmt.Fprintf(&b, "  suggestion %q of %s (expected_rows %d, token_estimate %d)\n", c.sugg.Description, c.parent.name, c.sugg.ExpectedRows, c.sugg.TokenEstimate)
+		fmt.Fprintf(&b, "  %s's arguments: %s\n", c.parent.name, c.parent.args)
 	}
 	flags := ""
 	if root.call.Client != "" {

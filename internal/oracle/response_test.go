@@ -124,8 +124,12 @@ func (m *metaJSON) warning(typ string) *warnJSON {
 	return nil
 }
 
-// isMetric: a field the catalog calls a metric.
+// isMetric: a field the catalog calls a metric, or a comparison's derived
+// column of one (spend_change).
 func isMetric(f string) bool {
+	if _, suffix := Derived(f); suffix != "" {
+		return true
+	}
 	return Additive[f] || slices.Contains(ratioPool, f) || f == "reach" || f == "frequency"
 }
 
