@@ -75,7 +75,7 @@ type ComparisonMeta struct {
 	Current   Window `json:"current"`
 	Compare   Window `json:"compare"`
 	Alignment string `json:"alignment"`
-	Columns   string `json:"columns"`
+	Columns   string `json:"columns,omitempty"`
 	Both      int    `json:"rows_in_both"`
 	New       int    `json:"rows_new"`
 	Stopped   int    `json:"rows_stopped"`
@@ -658,6 +658,10 @@ func (p *pipeline) comparedTotals(kept []*Column) (*Table, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// The narrower answer's step 1 removes the rows whose kept dimensions
+	// are all empty: so does its price.
+	cur, _, _ = dropEmptyDimensionRows(cur)
+	old, _, _ = dropEmptyDimensionRows(old)
 	joined, _, err := p.compareAt(Total, cur, old, Meta{})
 	return joined, curDropped, err
 }

@@ -161,7 +161,7 @@ func (s *Summary) trim(topValues, topByMetric int) *Summary {
 		out.Dimensions[i] = d
 	}
 	out.Metrics = slices.Clone(s.Metrics)
-	out.Movers = trimMovers(s.Movers, topByMetric)
+	out.Movers = trimMovers(s.Movers, max(1, topByMetric))
 	return &out
 }
 

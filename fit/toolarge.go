@@ -1,6 +1,10 @@
 package fit
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strings"
+)
 
 // shedLevels are the summary sizes tried in turn: fewer top values first, so the
 // summary always fits.
@@ -66,6 +70,24 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 			suggestions = suggestions[:min(len(suggestions), len(levels)-1-i)]
 		}
 		s := complete.trim(level.TopValues, level.TopByMetric)
+		if p.cmp != nil && i >= last {
+			// A comparison's last levels: each metric and its change, the
+			// largest mover each way, no prose on the columns.
+			s.Movers = trimMovers(complete.Movers, 1)
+			s.Metrics = slices.DeleteFunc(slices.Clone(s.Metrics), func(m MetricSummary) bool {
+				return strings.HasSuffix(m.Field, CompareSuffix) || strings.HasSuffix(m.Field, ChangePctSuffix)
+			})
+			if i == len(levels)-1 && len(s.Metrics) > 0 {
+				// The very last: the first metric and its change only.
+				first := s.Metrics[0].Field
+				s.Metrics = slices.DeleteFunc(s.Metrics, func(m MetricSummary) bool { return m.Field != first && m.Field != first+ChangeSuffix })
+			}
+			if meta.Comparison != nil {
+				c := *meta.Comparison
+				c.Columns = ""
+				meta.Comparison = &c
+			}
+		}
 		s.TimeGranularity = p.requested
 		s.TokenEstimate = fullTokens
 		s.TokenBudget = p.opt.Report.AnnouncedBudget

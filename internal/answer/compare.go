@@ -10,6 +10,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -22,13 +23,28 @@ import (
 // own selection would make a row that merely fell below a threshold in one
 // window look new or stopped.
 func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
+	if b.Effective < MinCompareBudget {
+		// Below it, even the leanest summary of four columns per metric
+		// may not fit (the oracle found 1,422 tokens at 1,064).
+		return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
+			map[string]any{"problems": problemList([]query.Problem{{Field: "token_budget", Value: b.Effective,
+				Problem: fmt.Sprintf("a comparison needs a budget of at least %d tokens", MinCompareBudget),
+				Fix:     fmt.Sprintf("raise token_budget to %d or more, or drop compare", MinCompareBudget)}})}, calls.N()), nil
+	}
 	cur := WindowQuery(q)
 	old := WindowQuery(q.CompareQuery())
+	// A metric filter may name a metric not asked: each window asks for it
+	// too, and it is carried hidden, for the filter only.
+	hidden := filterOnly(q)
+	cur.Metrics = append(slices.Clone(cur.Metrics), hidden...)
+	old.Metrics = append(slices.Clone(old.Metrics), hidden...)
 	req.progress("asking for the comparison window too, %s to %s", old.Start.Format(time.DateOnly), old.End.Format(time.DateOnly))
 	tab, base, err := e.bothWindows(ctx, cur, old)
 	if err != nil {
 		return e.failed(ctx, started, b, q, err, calls)
 	}
+	hide(tab, hidden)
+	hide(base, hidden)
 	notices, withData := e.diagnose(ctx, q, tab, cov)
 	if tab.Len() == 0 && base.Len() > 0 {
 		// The comparison has rows (all stopped): what no_rows says is of
@@ -89,6 +105,35 @@ func (e *Engine) bothWindows(ctx context.Context, cur, old *query.Query) (*fit.T
 	}
 	return tab, base, nil
 }
+
+// filterOnly are the metrics q's metric filters name (directly or as a
+// derived column) that q does not ask for.
+func filterOnly(q *query.Query) []string {
+	var out []string
+	for _, f := range q.Filters {
+		m := f.Field
+		if base, _, ok := query.SplitDerived(m); ok {
+			m = base
+		}
+		if f.Metric && !slices.Contains(q.Metrics, m) && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// hide marks the columns of names hidden: carried, never shown.
+func hide(t *fit.Table, names []string) {
+	for _, n := range names {
+		if c := t.Column(n); c != nil {
+			c.Hidden = true
+		}
+	}
+}
+
+// MinCompareBudget is the smallest token budget a comparison is answered
+// within.
+const MinCompareBudget = 2000
 
 // WindowQuery is what the source is asked for one window of a comparison: q
 // without its selection of rows (metric filters, sort, limit), which applies
