@@ -23,13 +23,11 @@ import (
 // own selection would make a row that merely fell below a threshold in one
 // window look new or stopped.
 func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
-	if b.Effective < MinCompareBudget {
+	if b.Tokens < MinCompareBudget {
 		// Below it, even the leanest summary of four columns per metric
 		// may not fit (the oracle found 1,422 tokens at 1,064).
 		return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
-			map[string]any{"problems": problemList([]query.Problem{{Field: "token_budget", Value: b.Effective,
-				Problem: fmt.Sprintf("a comparison needs a budget of at least %d tokens", MinCompareBudget),
-				Fix:     fmt.Sprintf("raise token_budget to %d or more, or drop compare", MinCompareBudget)}})}, calls.N()), nil
+			map[string]any{"problems": problemList([]query.Problem{budgetTooSmall(b)})}, calls.N()), nil
 	}
 	cur := WindowQuery(q)
 	old := WindowQuery(q.CompareQuery())
@@ -131,9 +129,24 @@ func hide(t *fit.Table, names []string) {
 	}
 }
 
-// MinCompareBudget is the smallest token budget a comparison is answered
-// within.
+// MinCompareBudget is the smallest token budget (as _meta.token_budget
+// announces it) a comparison is answered within.
 const MinCompareBudget = 2000
+
+// budgetTooSmall is the problem of a comparison asked within a smaller
+// budget, naming where that budget came from: the token_budget argument, or
+// the client's own.
+func budgetTooSmall(b budget.Budget) query.Problem {
+	p := query.Problem{Field: "token_budget", Value: b.Tokens,
+		Problem: fmt.Sprintf("a comparison needs a budget of at least %d tokens", MinCompareBudget),
+		Fix:     fmt.Sprintf("raise token_budget to %d or more, or drop compare", MinCompareBudget)}
+	if !strings.HasPrefix(b.Source, "argument") {
+		p.Field = "compare"
+		p.Problem = fmt.Sprintf("a comparison needs a budget of at least %d tokens; this client's is %d (%s)", MinCompareBudget, b.Tokens, b.Source)
+		p.Fix = "drop compare and ask for each window in its own call"
+	}
+	return p
+}
 
 // WindowQuery is what the source is asked for one window of a comparison: q
 // without its selection of rows (metric filters, sort, limit), which applies
