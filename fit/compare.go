@@ -182,16 +182,16 @@ func (p *pipeline) coarsenCompare(ctx context.Context, g Grain) (*Table, Meta, e
 	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(p.requested), To: string(g),
 		RowsBefore: p.cmp.cur.Len() + p.cmp.base.Len(), RowsAfter: joined.Len(),
 		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete comparison fits: both windows (%d and %d %s rows) were %s and compared again, %s against %s",
-			p.requested, g, p.cmp.cur.Len(), p.cmp.base.Len(), p.requested, how, periodOrdinal(g, 1), periodOrdinal(g, 1))})
+			p.requested, g, p.cmp.cur.Len(), p.cmp.base.Len(), p.requested, how, firstPeriod(g), firstPeriod(g))})
 	return joined, meta, nil
 }
 
-// periodOrdinal is "week 1", "month 1", "the whole window".
-func periodOrdinal(g Grain, n int) string {
+// firstPeriod is "week 1", "month 1", or "the whole window" at total grain.
+func firstPeriod(g Grain) string {
 	if g == Total {
 		return "the whole window"
 	}
-	return fmt.Sprintf("%s %d", g.PeriodWord(), n)
+	return g.PeriodWord() + " 1"
 }
 
 // windowAt is one window's table at grain g: rolled up exactly when it can
@@ -268,7 +268,7 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 	}
 	if cmp.Selection != "" {
 		meta.Optimizations = append(slices.Clone(meta.Optimizations), Optimization{Type: "comparison_selection", RowsBefore: all, RowsAfter: joined.Len(),
-			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain that %s", pluralRows(joined.Len()), pluralRows(all), g, selectionWords(cmp))})
+			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain selected by %s", pluralRows(joined.Len()), pluralRows(all), g, cmp.Selection)})
 	}
 	cm := &ComparisonMeta{Mode: cmp.Mode, Current: windowOf(p.opt.Start, p.opt.End), Compare: windowOf(cmp.Start, cmp.End),
 		Alignment: alignmentWords(g),
@@ -288,13 +288,6 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 	}
 	meta.Comparison = cm
 	return joined, meta, nil
-}
-
-func selectionWords(cmp *Comparison) string {
-	if cmp.Selection != "" {
-		return "match " + cmp.Selection
-	}
-	return "were selected"
 }
 
 // alignmentWords says how rows of the two windows are paired at grain g.
@@ -373,16 +366,6 @@ func joinWindows(cur, base *Table, g Grain, cs, ce, bs, be time.Time) (*Table, [
 	var pairs []joinedRow
 	index := map[string]int{}
 	var key strings.Builder
-	keyOf := func(t *Table, r, pos int) string {
-		key.Reset()
-		for _, d := range dims {
-			c := t.Column(d.Name)
-			key.WriteString(c.Strings[r])
-			key.WriteByte(0x1f)
-		}
-		key.WriteString(strconv.Itoa(pos))
-		return key.String()
-	}
 	side := func(t *Table, periods map[string]int, isBase bool) error {
 		var tc *Column
 		if timeCol != nil {
@@ -390,10 +373,20 @@ func joinWindows(cur, base *Table, g Grain, cs, ce, bs, be time.Time) (*Table, [
 				return fmt.Errorf("fit: comparison window lacks the time column %q", timeCol.Name)
 			}
 		}
-		for _, d := range dims {
-			if c := t.Column(d.Name); c == nil || c.Role != RoleDimension {
+		cols := make([]*Column, len(dims)) // this window's, in dims' order
+		for i, d := range dims {
+			if cols[i] = t.Column(d.Name); cols[i] == nil || cols[i].Role != RoleDimension {
 				return fmt.Errorf("fit: comparison window lacks dimension %q", d.Name)
 			}
+		}
+		keyOf := func(r, pos int) string {
+			key.Reset()
+			for _, c := range cols {
+				key.WriteString(c.Strings[r])
+				key.WriteByte(0x1f)
+			}
+			key.WriteString(strconv.Itoa(pos))
+			return key.String()
 		}
 		for r := range t.Len() {
 			pos := 0
@@ -404,7 +397,7 @@ func joinWindows(cur, base *Table, g Grain, cs, ce, bs, be time.Time) (*Table, [
 				}
 				pos = p
 			}
-			k := keyOf(t, r, pos)
+			k := keyOf(r, pos)
 			i, ok := index[k]
 			if !ok {
 				i = len(pairs)
@@ -538,7 +531,9 @@ func comparedColumns(c, bc *Column, pairs []joinedRow) []*Column {
 		return &nc
 	}
 	curCol, baseCol := mk(c.Name, c.Aggregation), mk(c.Name+CompareSuffix, c.Aggregation)
-	if c.Aggregation == Ratio {
+	if c.Numerator != "" {
+		// Its parts in the comparison window (frequency's too: ratio-like,
+		// never averaged).
 		baseCol.Numerator, baseCol.Denominator = c.Numerator+CompareSuffix, c.Denominator+CompareSuffix
 	}
 	changeAgg, pctAgg := NonAdditive, NonAdditive

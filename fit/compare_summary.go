@@ -49,9 +49,10 @@ func (p *pipeline) compareSummary(s *Summary, j *Table) {
 			}
 		}
 		src := j.Column(name)
-		if src == nil || src.Aggregation != Ratio {
-			continue
+		if src == nil || src.Aggregation != Ratio && src.Numerator == "" {
+			continue // a sum's change is a sum; reach's a count per row
 		}
+		// A ratio's or frequency's change: never averaged.
 		s.Metrics[i].Avg = nil
 		s.Metrics[i].Overall = nil
 		ci, cok := byKey[name+"\x1f"+m.Currency]

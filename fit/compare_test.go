@@ -312,3 +312,44 @@ C,stopped,0,40,-40,-100,0,4,-4,-100,0,200,-200,-100,,2,,
 		t.Fatalf("warnings %v lack compare_window_length", types)
 	}
 }
+
+// In a comparison's summary, the change of a ratio-like metric (frequency =
+// impressions / reach) is never averaged, and the comparison window's
+// frequency names its own parts.
+func TestFitCompareSummaryNeverAveragesRatios(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	build := func(start time.Time) *Table {
+		freq := NonAdditiveMetric("frequency")
+		freq.Numerator, freq.Denominator, freq.Scale = "impressions", "reach", 1
+		b := NewBuilder(Total, Dimension("campaign"), SumMetric("impressions"), NonAdditiveMetric("reach"), freq)
+		for c := range 300 {
+			im, re := float64(1000+start.Day()*10+c), float64(400+c)
+			b.Row(fmt.Sprintf("Campaign %03d", c), im, re, im/re)
+		}
+		tab, err := b.Table()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	resp, err := Fit(context.Background(), build(day("2026-02-01")), Options{Budget: 1500, Start: day("2026-02-01"), End: day("2026-02-28"),
+		Compare: &Comparison{Base: build(day("2026-01-04")), Start: day("2026-01-04"), End: day("2026-01-31")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Kind != KindTooLarge {
+		t.Fatalf("want a summary, got %s", resp.Kind)
+	}
+	found := false
+	for _, m := range resp.TooLarge.Summary.Metrics {
+		if m.Field == "frequency_change" || m.Field == "frequency_change_pct" {
+			found = true
+			if m.Avg != nil {
+				t.Errorf("%s averaged: %v", m.Field, *m.Avg)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no frequency_change in %+v", resp.TooLarge.Summary.Metrics)
+	}
+}
