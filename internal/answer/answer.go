@@ -134,10 +134,10 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	req.progress("querying %d account(s), %s to %s", len(q.Accounts), q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
 	opts := e.fitOptions(q, b, started, req)
 	opts.Report.SourceCallsSoFar = calls.N
-	cov := e.coverage(ctx, q)
 	if q.Compare != nil {
-		return e.compare(ctx, started, q, b, opts, cov, calls, req)
+		return e.compare(ctx, started, q, b, opts, calls, req)
 	}
+	cov := e.coverage(ctx, q)
 	if resp, ok, err := e.answerLarge(ctx, q, b, opts, cov); ok || err != nil {
 		if err != nil {
 			return e.failed(ctx, started, b, q, err, calls)

@@ -22,13 +22,14 @@ import (
 // applies to the joined rows, so it is never sent to the source: a window's
 // own selection would make a row that merely fell below a threshold in one
 // window look new or stopped.
-func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, cov map[string]source.Coverage, calls *source.Calls, req Request) (*Result, error) {
+func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query, b budget.Budget, opts fit.Options, calls *source.Calls, req Request) (*Result, error) {
 	if b.Tokens < MinCompareBudget {
 		// Below it, even the leanest summary of four columns per metric
 		// may not fit (the oracle found 1,422 tokens at 1,064).
 		return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
 			map[string]any{"problems": problemList([]query.Problem{budgetTooSmall(b)})}, calls.N()), nil
 	}
+	cov := e.coverage(ctx, q)
 	cur := WindowQuery(q)
 	old := WindowQuery(q.CompareQuery())
 	// A metric filter may name a metric not asked: each window asks for it
@@ -258,7 +259,7 @@ func coverageWarnings(q, old *query.Query, cov map[string]source.Coverage, cur, 
 		}
 		says = append(says, part...)
 		out = append(out, fit.Warning{Type: "compare_coverage", Keys: keys,
-			Detail: fmt.Sprintf("In the %s %s, %s. Its missing days count as zero, so the changes they touch are gaps in the data, not real changes: say so, or compare only the days both windows cover", w.name, rangeText(w.q), strings.Join(says, "; "))})
+			Detail: fmt.Sprintf("In the %s %s, %s. The missing days count as zero, so the changes they touch are gaps in the data, not real changes: say so, or compare only the days both windows cover", w.name, rangeText(w.q), strings.Join(says, "; "))})
 	}
 	return out
 }
