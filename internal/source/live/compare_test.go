@@ -226,7 +226,7 @@ func TestCompareCoarsenedFetchesEachWindowOnce(t *testing.T) {
 		`"date_range":{"start":"2025-12-01","end":"2026-02-22"},"compare":"previous_period"}`
 	var outcomes []string
 	var sizes []int
-	for _, budget := range []int{100_000, 6_000, 1_500} {
+	for _, budget := range []int{100_000, 6_000, 2_000} { // 2,000: answer.MinCompareBudget
 		res, reports := f.call(t, args, budget)
 		outcomes = append(outcomes, outcome(res, fit.Weekly))
 		sizes = append(sizes, len(reports))
