@@ -17,6 +17,14 @@ type Account struct {
 	// Timezone is the IANA zone the account's days are counted in.
 	Timezone string `json:"timezone"`
 	Status   string `json:"status"`
+	// AttributionWindow is the window the account's conversions are counted
+	// under (catalog.AttributionWindows: "7d_click_1d_view"), or
+	// catalog.PerActionWindow where each conversion action has its own (Google);
+	// "" when the source does not say.
+	AttributionWindow string `json:"attribution_window,omitempty"`
+	// ConversionActions says which actions the conversions metric counts
+	// ("purchase"); "" when the source does not say.
+	ConversionActions string `json:"conversion_actions,omitempty"`
 }
 
 // FoldID folds an account ID the way people write it: Meta's "act_" prefix, Google's

@@ -48,7 +48,10 @@ type Ad struct {
 	Name       string
 }
 
-// Fact is one row of table facts: one ad on one day in one country on one device.
+// Fact is one row of table facts: one ad on one day in one country on one
+// device, or, in a breakdown set other than delivery, one campaign on one day
+// in one value of the set's breakdowns (age × gender, placement, conversion
+// action).
 // Empty strings are NULL (dimension artifacts, see docs/contract.md §5 step 1).
 type Fact struct {
 	Date              time.Time // UTC midnight of the account's civil date
@@ -59,6 +62,15 @@ type Fact struct {
 	Country           string // ISO 3166-1 alpha-2
 	Device            string // mobile, desktop, tablet
 	PublisherPlatform string
+	// Breakdown is the catalog.BreakdownSet the row belongs to ("" is
+	// catalog.Delivery: country, device, publisher_platform); a row of another
+	// set carries that set's dimensions (Age and Gender, Placement,
+	// ConversionAction) and sums, over them, to the delivery rows' totals.
+	Breakdown        string
+	Age              string // 18-24, 25-34, … (catalog "age")
+	Gender           string // female, male, unknown
+	Placement        string // Meta platform_position, TikTok placement
+	ConversionAction string // purchase, lead, … (conversions and their value only)
 
 	// Measures are the additive metrics, indexed by catalog.Measure, so that a new
 	// metric is a catalog entry, not a new field and code path in every producer
@@ -105,4 +117,33 @@ type Sink interface {
 	// during the call (its memory is reused).
 	Fact(f *Fact) error
 	Reach(r Reach) error
+}
+
+// FactTextColumns are the facts table's text columns, after date and before
+// the measures, in the order Fact.Texts gives their values: what every loader
+// writes, so a new breakdown is one entry here and one in Texts.
+var FactTextColumns = [NumFactTexts]string{"account_id", "campaign_id", "adset_id", "ad_id",
+	"country", "device", "publisher_platform", "breakdown", "age", "gender", "placement", "conversion_action"}
+
+// NumFactTexts is how many text columns a fact row has.
+const NumFactTexts = 12
+
+// FactBreakdownColumn is the index in FactTextColumns of column breakdown,
+// which is never NULL (every other text column is NULL when empty).
+const FactBreakdownColumn = 7
+
+// Texts are the fact's text values in FactTextColumns order; "" is NULL,
+// except the breakdown, which is always its set's key.
+func (f *Fact) Texts() [NumFactTexts]string {
+	return [NumFactTexts]string{f.AccountID, f.CampaignID, f.AdSetID, f.AdID,
+		f.Country, f.Device, f.PublisherPlatform, f.BreakdownKey(), f.Age, f.Gender, f.Placement, f.ConversionAction}
+}
+
+// BreakdownKey is the key of the row's breakdown set: Breakdown, or
+// catalog.Delivery when it is empty.
+func (f *Fact) BreakdownKey() string {
+	if f.Breakdown == "" {
+		return catalog.Delivery
+	}
+	return f.Breakdown
 }

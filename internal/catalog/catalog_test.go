@@ -14,7 +14,7 @@ import (
 var (
 	specDimensions = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
 		"campaign_name", "campaign_objective", "campaign_status", "adset_id", "adset_name", "ad_id",
-		"ad_name", "country", "device", "publisher_platform"}
+		"ad_name", "country", "device", "publisher_platform", "age", "gender", "placement", "conversion_action"}
 	specAdditive    = []string{"spend", "impressions", "clicks", "link_clicks", "conversions", "conversion_value", "video_views", "video_views_p100"}
 	specNonAdditive = []string{"reach", "frequency"}
 	// specRatios: name → numerator, denominator, scale.
@@ -254,6 +254,7 @@ func TestDimensionLevels(t *testing.T) {
 		"campaign_id": LevelCampaign, "campaign_name": LevelCampaign, "campaign_objective": LevelCampaign, "campaign_status": LevelCampaign,
 		"adset_id": LevelAdSet, "adset_name": LevelAdSet, "ad_id": LevelAd, "ad_name": LevelAd,
 		"country": LevelBreakdown, "device": LevelBreakdown, "publisher_platform": LevelBreakdown,
+		"age": LevelBreakdown, "gender": LevelBreakdown, "placement": LevelBreakdown, "conversion_action": LevelBreakdown,
 	}
 	for _, f := range Fields() {
 		if f.IsMetric() {

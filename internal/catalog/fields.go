@@ -36,6 +36,15 @@ var fields = []Field{
 		"device_type", "device_platform", "impression_device"),
 	dim("publisher_platform", "Publisher platform", "Where the ad ran inside the platform (facebook, instagram, search, youtube, tiktok…).", LevelBreakdown, UnitText, all,
 		"publisher", "publisher_platforms", "placement_platform", "network_type", "ad_network_type"),
+	dim("age", "Age", "Age bracket of the people reached: 13-17, 18-24, 25-34, 35-44, 45-54, 55-64, 65+, unknown.", LevelBreakdown, UnitText, all,
+		"age_range", "age_group", "age_bracket"),
+	dim("gender", "Gender", "Gender of the people reached: female, male, unknown.", LevelBreakdown, UnitText, all,
+		"sex", "genders"),
+	dim("placement", "Placement", "Where inside a publisher platform the ad ran (Meta platform_position: feed, story, reels…; TikTok placement).", LevelBreakdown, UnitText,
+		[]string{MetaAds, TikTokAds},
+		"platform_position", "position", "ad_placement", "placements"),
+	dim("conversion_action", "Conversion action", "The kind of conversion counted (Meta action type such as purchase or lead, a Google conversion action, a TikTok event); only conversions and conversion_value split by it.", LevelBreakdown, UnitText, all,
+		"action_type", "conversion_type", "conversion_action_name", "event", "conversion_event", "action"),
 
 	// Additive metrics: each is stored once (stored) and says how every platform
 	// reports it (meta, google, exports); see storage.go and fetch.go.

@@ -175,7 +175,8 @@ func (l *loader) Fact(f *ads.Fact) error {
 		f.Date.Format(time.DateOnly), a.AccountID, a.Platform, a.AccountName, a.Currency,
 		null(f.CampaignID), null(c.Name), null(c.Objective), null(c.Status),
 		null(f.AdSetID), null(l.adsets[f.AdSetID]), null(f.AdID), null(l.adNames[f.AdID]),
-		null(f.Country), null(f.Device), null(f.PublisherPlatform))
+		null(f.Country), null(f.Device), null(f.PublisherPlatform),
+		f.BreakdownKey(), null(f.Age), null(f.Gender), null(f.Placement), null(f.ConversionAction))
 	l.record = appendMeasures(l.record, f)
 	if err := l.facts.Write(l.record); err != nil {
 		return fmt.Errorf("clickhouse: load facts: %w", err)
@@ -192,7 +193,8 @@ var factColumns = catalog.FactColumns()
 var insertFactsSQL = func() string {
 	cols := []string{"date", "account_id", "platform", "account_name", "currency",
 		"campaign_id", "campaign_name", "campaign_objective", "campaign_status",
-		"adset_id", "adset_name", "ad_id", "ad_name", "country", "device", "publisher_platform"}
+		"adset_id", "adset_name", "ad_id", "ad_name", "country", "device", "publisher_platform",
+		"breakdown", "age", "gender", "placement", "conversion_action"}
 	for _, c := range factColumns {
 		cols = append(cols, c.Name)
 	}
@@ -252,7 +254,8 @@ func (l *loader) finish() error {
 	accounts := make([][]string, 0, len(l.order))
 	for _, id := range l.order {
 		a := l.accounts[id]
-		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status})
+		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
+			a.AttributionWindow, a.ConversionActions})
 	}
 	if err := insertCSV(l.ctx, l.c, "accounts", accounts); err != nil {
 		return err

@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/adsmcp/adsmcp/internal/source/migration"
@@ -13,7 +14,22 @@ import (
 // order, so there is no separate "latest" DDL to drift from them.
 var warehouseSchema = migration.Schema{Dialect: migration.ClickHouse, Versions: map[int][]string{
 	1: statements(Schema),
+	2: version2,
 }}
+
+// version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
+// is a delivery row; the other sets' rows carry their own dimensions. And the
+// accounts' attribution window and counted actions (NULL: not said). Each
+// statement is safe to repeat (IF NOT EXISTS), as a ClickHouse version must be.
+var version2 = []string{
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS breakdown String DEFAULT 'delivery'`,
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS age Nullable(String)`,
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS gender Nullable(String)`,
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS placement Nullable(String)`,
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS conversion_action Nullable(String)`,
+	`ALTER TABLE accounts ADD COLUMN IF NOT EXISTS attribution_window Nullable(String)`,
+	`ALTER TABLE accounts ADD COLUMN IF NOT EXISTS conversion_actions Nullable(String)`,
+}
 
 // Migrate brings the warehouse at dsn to the latest schema version (`adsmcp
 // migrate --target clickhouse://…`), through the HTTP interface. ClickHouse
@@ -69,9 +85,26 @@ func (s *Source) checkSchema(ctx context.Context) error {
 type httpExecutor struct{ c *httpClient }
 
 func (e httpExecutor) Exec(ctx context.Context, statement string) error {
+	if m := addColumnIfMissing.FindStringSubmatch(statement); m != nil {
+		// ClickHouse 18.16 has no ADD COLUMN IF NOT EXISTS: look first, so
+		// the version stays safe to repeat.
+		have, err := e.Strings(ctx, "SELECT count() FROM system.columns WHERE database = currentDatabase() AND table = '"+m[1]+"' AND name = '"+m[2]+"'")
+		if err != nil {
+			return err
+		}
+		if len(have) == 1 && have[0] != "0" {
+			return nil
+		}
+		statement = "ALTER TABLE " + m[1] + " ADD COLUMN " + m[2] + " " + m[3]
+	}
 	_, err := e.c.do(ctx, statement, nil)
 	return err
 }
+
+// addColumnIfMissing matches the statements of a version that add a column
+// once: ALTER TABLE t ADD COLUMN IF NOT EXISTS c <type and default>. Names
+// are the version's own, lower-case SQL names.
+var addColumnIfMissing = regexp.MustCompile(`^ALTER TABLE ([a-z_]+) ADD COLUMN IF NOT EXISTS ([a-z_]+) (.+)$`)
 
 // Strings reads the answer's lines (TabSeparated, ClickHouse's default):
 // the runner's queries return names and numbers, which need no unescaping.

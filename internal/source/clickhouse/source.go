@@ -147,7 +147,8 @@ func (s *Source) Dataset(ctx context.Context) (map[string]string, error) {
 // Accounts lists every account in the warehouse, in byte order of platform,
 // name and ID like the other engines.
 func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
-	rows, err := s.db.QueryContext(s.settings(ctx), `SELECT account_id, platform, account_name, currency, timezone, status
+	rows, err := s.db.QueryContext(s.settings(ctx), `SELECT account_id, platform, account_name, currency, timezone, status,
+		ifNull(attribution_window, ''), ifNull(conversion_actions, '')
 		FROM accounts ORDER BY platform, account_name, account_id`)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: list accounts: %w", err)
@@ -156,7 +157,8 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	var out []ads.Account
 	for rows.Next() {
 		var a ads.Account
-		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
+		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status,
+			&a.AttributionWindow, &a.ConversionActions); err != nil {
 			return nil, fmt.Errorf("clickhouse: list accounts: %w", err)
 		}
 		out = append(out, a)

@@ -203,8 +203,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 	for _, a := range p.Accounts {
 		switch {
 		case a.New:
-			if err := s.exec(ctx, `INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)`,
-				a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status); err != nil {
+			if err := s.exec(ctx, `INSERT INTO accounts (account_id, platform, account_name, currency, timezone, status,
+				attribution_window, conversion_actions) VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''))`,
+				a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions); err != nil {
 				return fmt.Errorf("duckdb: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:

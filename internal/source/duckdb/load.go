@@ -246,7 +246,8 @@ func (l *loader) Dataset(key, value string) error {
 
 func (l *loader) Account(a ads.Account) error {
 	l.n.accounts++
-	return l.appendRow("accounts", l.set(a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status))
+	return l.appendRow("accounts", l.set(a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
+		null(a.AttributionWindow), null(a.ConversionActions)))
 }
 
 func (l *loader) Campaign(c demo.Campaign) error {
@@ -277,8 +278,9 @@ func (l *loader) Fact(f *demo.Fact) error {
 		l.lastDate, l.lastDay = f.Date, int32(f.Date.Unix()/86400)
 	}
 	r[0] = l.lastDay
-	r[1], r[2], r[3], r[4] = l.codes.of(f.AccountID), l.codes.of(f.CampaignID), l.codes.of(f.AdSetID), l.codes.of(f.AdID)
-	r[5], r[6], r[7] = l.codes.of(f.Country), l.codes.of(f.Device), l.codes.of(f.PublisherPlatform)
+	for i, v := range f.Texts() {
+		r[1+i] = l.codes.of(v)
+	}
 	for m, v := range f.Measures {
 		if doubleMeasure[m] {
 			r[stagedDims+m] = v
@@ -320,7 +322,7 @@ const (
 // A staged fact is the day, the codes of its stagedDims-1 strings, then its
 // measures in catalog order (catalog.FactColumns).
 const (
-	stagedDims  = 8
+	stagedDims  = 1 + ads.NumFactTexts
 	stagedWidth = stagedDims + int(catalog.NumMeasures)
 )
 
@@ -347,10 +349,13 @@ var stageDDL = func() string {
 	for _, c := range catalog.FactColumns() {
 		cols = append(cols, c.Name+" "+measureType(c.Kind)+" NOT NULL")
 	}
+	var texts []string
+	for _, t := range ads.FactTextColumns {
+		texts = append(texts, "t_"+t+" INTEGER NOT NULL")
+	}
 	return `
 CREATE TEMP TABLE ` + stageFacts + ` (
-	day INTEGER NOT NULL, account INTEGER NOT NULL, campaign INTEGER NOT NULL, adset INTEGER NOT NULL,
-	ad INTEGER NOT NULL, country INTEGER NOT NULL, device INTEGER NOT NULL, publisher INTEGER NOT NULL,
+	day INTEGER NOT NULL, ` + strings.Join(texts, ", ") + `,
 	` + strings.Join(cols, ", ") + `
 );
 CREATE TEMP TABLE ` + stageCodes + ` (code INTEGER PRIMARY KEY, value VARCHAR NOT NULL);
@@ -370,19 +375,29 @@ var copyFactsSQL = func() string {
 		}
 		values = append(values, v)
 	}
+	// The account's code is never 0, nor the breakdown's: an inner join; every
+	// other text is NULL when empty (code 0, no row in the codes table).
+	var texts, joins []string
+	for i, t := range ads.FactTextColumns {
+		texts = append(texts, t)
+		join := "LEFT JOIN"
+		if i == 0 || i == ads.FactBreakdownColumn {
+			join = "JOIN"
+		}
+		joins = append(joins, fmt.Sprintf("%s temp.main.%s x%d ON x%d.code = s.t_%s", join, stageCodes, i, i, t))
+	}
+	var picks []string
+	for i := range ads.FactTextColumns {
+		picks = append(picks, fmt.Sprintf("x%d.value", i))
+	}
 	return fmt.Sprintf(`
-INSERT INTO facts (date, account_id, campaign_id, adset_id, ad_id, country, device, publisher_platform, %[3]s)
-SELECT DATE '1970-01-01' + s.day, a.value, c.value, st.value, ad.value, co.value, dv.value, pb.value,
-	%[4]s
+INSERT INTO facts (date, %[2]s, %[3]s)
+SELECT DATE '1970-01-01' + s.day, %[4]s,
+	%[5]s
 FROM temp.main.%[1]s s
-JOIN temp.main.%[2]s a ON a.code = s.account
-LEFT JOIN temp.main.%[2]s c ON c.code = s.campaign
-LEFT JOIN temp.main.%[2]s st ON st.code = s.adset
-LEFT JOIN temp.main.%[2]s ad ON ad.code = s.ad
-LEFT JOIN temp.main.%[2]s co ON co.code = s.country
-LEFT JOIN temp.main.%[2]s dv ON dv.code = s.device
-LEFT JOIN temp.main.%[2]s pb ON pb.code = s.publisher
-ORDER BY s.rowid`, stageFacts, stageCodes, strings.Join(names, ", "), strings.Join(values, ", "))
+%[6]s
+ORDER BY s.rowid`, stageFacts, strings.Join(texts, ", "), strings.Join(names, ", "), strings.Join(picks, ", "),
+		strings.Join(values, ", "), strings.Join(joins, "\n"))
 }()
 
 // codes numbers the distinct strings of the staged facts from 1; "" is 0.

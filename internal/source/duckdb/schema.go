@@ -7,7 +7,21 @@ import "github.com/adsmcp/adsmcp/internal/source/migration"
 // order, so there is no separate "latest" DDL to drift from them.
 var warehouseSchema = migration.Schema{Dialect: migration.DuckDB, Versions: map[int][]string{
 	1: {version1},
+	2: {version2},
 }}
+
+// version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
+// is a delivery row; the other sets' rows carry their own dimensions. And the
+// accounts' attribution window and counted actions (NULL: not said).
+const version2 = `
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS breakdown VARCHAR DEFAULT 'delivery';
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS age VARCHAR;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS gender VARCHAR;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS placement VARCHAR;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS conversion_action VARCHAR;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS attribution_window VARCHAR;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS conversion_actions VARCHAR;
+`
 
 // version1 is schema version 1, the layout of every warehouse written before
 // versions existed. Frozen: never edit it — a change is a new version. Facts are stored at the finest level (ad × day ×

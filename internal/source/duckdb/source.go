@@ -211,7 +211,8 @@ func (s *Source) Dataset(ctx context.Context) (map[string]string, error) {
 
 // Accounts lists every account in the warehouse.
 func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status
+	rows, err := s.db.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status,
+		coalesce(attribution_window, ''), coalesce(conversion_actions, '')
 		FROM accounts ORDER BY platform, account_name, account_id`)
 	if err != nil {
 		s.noteCorruption(err)
@@ -221,7 +222,8 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	var out []ads.Account
 	for rows.Next() {
 		var a ads.Account
-		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
+		if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status,
+			&a.AttributionWindow, &a.ConversionActions); err != nil {
 			return nil, fmt.Errorf("list accounts: %w", err)
 		}
 		out = append(out, a)

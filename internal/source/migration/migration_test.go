@@ -13,9 +13,10 @@ import (
 )
 
 // testSchema is a warehouse of one table, in DuckDB, at the versions of the
-// real list (one: the facts table).
+// real list (the facts table, then its breakdown column).
 var testSchema = Schema{Dialect: DuckDB, Versions: map[int][]string{
 	1: {`CREATE TABLE IF NOT EXISTS facts (date DATE NOT NULL, spend_micros BIGINT NOT NULL)`},
+	2: {`ALTER TABLE facts ADD COLUMN IF NOT EXISTS breakdown VARCHAR DEFAULT 'delivery'`},
 }}
 
 var purchases = Column{Name: "purchases", Type: map[string]string{"duckdb": "BIGINT", "postgres": "bigint", "clickhouse": "Int64"}, Nullable: true}
@@ -239,7 +240,7 @@ func TestSchemaMustGiveEveryVersion(t *testing.T) {
 	db := openMemory(t)
 	for name, s := range map[string]Schema{
 		"none":  {Dialect: DuckDB},
-		"extra": {Dialect: DuckDB, Versions: map[int][]string{1: {"SELECT 1"}, 2: {"SELECT 2"}}},
+		"extra": {Dialect: DuckDB, Versions: map[int][]string{1: {"SELECT 1"}, 2: {"SELECT 2"}, 3: {"SELECT 3"}}},
 	} {
 		if _, err := Inspect(context.Background(), SQL(db), s, nil); err == nil {
 			t.Errorf("%s: no error", name)

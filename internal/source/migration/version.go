@@ -28,6 +28,7 @@ type Version struct {
 // Schema.Versions, and a test from the previous layout.
 var Versions = []Version{
 	{Number: 1, Summary: "the first layout: dataset, accounts, campaigns, ad sets, ads, facts and reach", NeededByReads: true},
+	{Number: 2, Summary: "breakdown sets: facts.breakdown (delivery, age_gender, placement, conversion_action…) with columns age, gender, placement and conversion_action; accounts.attribution_window and accounts.conversion_actions", NeededByReads: true},
 }
 
 // Latest is the version this adsmcp creates and reads.

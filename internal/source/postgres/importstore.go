@@ -194,8 +194,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 	for _, a := range p.Accounts {
 		switch {
 		case a.New:
-			if _, err := s.exec(ctx, `INSERT INTO accounts (account_id, platform, account_name, currency, timezone, status)
-				VALUES ($1, $2, $3, $4, $5, $6)`, a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status); err != nil {
+			if _, err := s.exec(ctx, `INSERT INTO accounts (account_id, platform, account_name, currency, timezone, status,
+				attribution_window, conversion_actions) VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), NULLIF($8, ''))`,
+				a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions); err != nil {
 				return fmt.Errorf("postgres: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:

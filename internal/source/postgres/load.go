@@ -23,7 +23,7 @@ var ErrNotEmpty = errors.New("postgres: the warehouse already holds data; load i
 // columns of each table, in the order the loader sends them.
 var columns = map[string][]string{
 	"dataset":   {"key", "value"},
-	"accounts":  {"account_id", "platform", "account_name", "currency", "timezone", "status"},
+	"accounts":  {"account_id", "platform", "account_name", "currency", "timezone", "status", "attribution_window", "conversion_actions"},
 	"campaigns": {"campaign_id", "account_id", "campaign_name", "campaign_objective", "campaign_status", "start_date", "end_date"},
 	"adsets":    {"adset_id", "campaign_id", "account_id", "adset_name"},
 	"ads":       {"ad_id", "adset_id", "campaign_id", "account_id", "ad_name"},
@@ -178,7 +178,8 @@ func date(t time.Time) any {
 func (l *loader) Dataset(key, value string) error { return l.add("dataset", key, value) }
 
 func (l *loader) Account(a ads.Account) error {
-	return l.add("accounts", a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status)
+	return l.add("accounts", a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
+		null(a.AttributionWindow), null(a.ConversionActions))
 }
 
 func (l *loader) Campaign(c ads.Campaign) error {
@@ -201,7 +202,7 @@ func (l *loader) Fact(f *ads.Fact) error {
 // factColumns are the facts table's columns in the order factRow sends them:
 // the dimensions, then the catalog's measures.
 func factColumns() []string {
-	cols := []string{"date", "account_id", "campaign_id", "adset_id", "ad_id", "country", "device", "publisher_platform"}
+	cols := append([]string{"date"}, ads.FactTextColumns[:]...)
 	for _, c := range catalog.FactColumns() {
 		cols = append(cols, c.Name)
 	}
@@ -212,9 +213,17 @@ func factColumns() []string {
 // spelling: money and counts as integers, a measure its platform does not
 // report as NULL.
 func factRow(f *ads.Fact, accountID string) []any {
-	row := make([]any, 0, 8+catalog.NumMeasures)
-	row = append(row, f.Date, accountID, null(f.CampaignID), null(f.AdSetID), null(f.AdID),
-		null(f.Country), null(f.Device), null(f.PublisherPlatform))
+	row := make([]any, 0, 1+ads.NumFactTexts+catalog.NumMeasures)
+	row = append(row, f.Date, accountID)
+	for i, v := range f.Texts() {
+		switch {
+		case i == 0: // the account, as spelled
+		case i == ads.FactBreakdownColumn:
+			row = append(row, v)
+		default:
+			row = append(row, null(v))
+		}
+	}
 	for _, c := range catalog.FactColumns() {
 		v := f.Measures[c.Measure]
 		switch {

@@ -16,7 +16,21 @@ import (
 // order, so there is no separate "latest" DDL to drift from them.
 var warehouseSchema = migration.Schema{Dialect: migration.Postgres, Versions: map[int][]string{
 	1: {Schema},
+	2: {version2},
 }}
+
+// version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
+// is a delivery row; the other sets' rows carry their own dimensions. And the
+// accounts' attribution window and counted actions (NULL: not said).
+const version2 = `
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS breakdown text NOT NULL DEFAULT 'delivery';
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS age text;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS gender text;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS placement text;
+ALTER TABLE facts ADD COLUMN IF NOT EXISTS conversion_action text;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS attribution_window text;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS conversion_actions text;
+`
 
 // Migrate brings the warehouse in the connection's current schema to the
 // latest schema version (`adsmcp migrate --target postgres://…`), in one

@@ -158,7 +158,8 @@ func (s *Source) Dataset(ctx context.Context) (map[string]string, error) {
 func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 	var out []ads.Account
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status
+		rows, err := tx.Query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status,
+			coalesce(attribution_window, ''), coalesce(conversion_actions, '')
 			FROM accounts ORDER BY platform COLLATE "C", account_name COLLATE "C", account_id COLLATE "C"`)
 		if err != nil {
 			return err
@@ -166,7 +167,8 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var a ads.Account
-			if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status); err != nil {
+			if err := rows.Scan(&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status,
+				&a.AttributionWindow, &a.ConversionActions); err != nil {
 				return err
 			}
 			out = append(out, a)

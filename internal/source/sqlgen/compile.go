@@ -32,6 +32,10 @@ var dimensionExpr = map[string]string{
 	"country":            "f.country",
 	"device":             "f.device",
 	"publisher_platform": "f.publisher_platform",
+	"age":                "f.age",
+	"gender":             "f.gender",
+	"placement":          "f.placement",
+	"conversion_action":  "f.conversion_action",
 }
 
 // additive is the aggregate of an additive metric, as a double: the sum of the
@@ -274,6 +278,10 @@ func (c *compilation) aggregate() (string, error) {
 	var where []string
 	where = append(where, "f.account_id IN ("+b.params(anySlice(q.AccountIDs()))+")")
 	where = append(where, "f.date BETWEEN "+d.Date(b.param(q.Start))+" AND "+d.Date(b.param(q.End)))
+	// One breakdown set per platform (catalog.BreakdownSet): the delivery rows,
+	// or the set holding the query's breakdowns, never two that would count
+	// the same delivery twice.
+	where = append(where, "f.breakdown IN ("+b.params(anySlice(q.BreakdownKeys()))+")")
 	for _, f := range q.Filters {
 		if f.Metric {
 			continue

@@ -1,0 +1,189 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// BreakdownSet is a group of breakdown dimensions an ad platform reports
+// together, in one report: Meta gives age with gender, placement
+// (platform_position) with publisher_platform and device, but never age with
+// placement; Google gives age and gender in separate views. Every source
+// stores each set as its own fact rows (facts.breakdown = Key), whose sums
+// equal the delivery rows' totals, so a query reads exactly one set per
+// platform: asking for dimensions no set holds together is an error naming
+// the sets, never an answer with metrics silently missing (docs/fields.md,
+// "Breakdowns").
+type BreakdownSet struct {
+	// Key is the value of facts.breakdown for the set's rows.
+	Key string
+	// Dimensions are the breakdown dimensions its rows carry.
+	Dimensions []string
+	// Metrics, when not nil, are the only metrics its rows hold: conversions
+	// by action have no spend or impressions of their own. Nil: every
+	// additive metric of the platform.
+	Metrics []string
+	// Level is the finest object level the set is stored at: ad for delivery;
+	// campaign for the others, which keeps a warehouse's breakdown rows in
+	// proportion to its campaigns, not its ads.
+	Level Level
+	// Platforms report the set.
+	Platforms []string
+	// Label names the set in messages ("age and gender").
+	Label string
+}
+
+// Delivery is the key of the base set: every fact row written before
+// breakdown sets existed, with country, device and publisher_platform.
+const Delivery = "delivery"
+
+// breakdownSets is the table, in the order a query prefers them: a query
+// whose breakdowns more than one set of a platform holds reads the first.
+var breakdownSets = []BreakdownSet{
+	{Key: Delivery, Dimensions: []string{"country", "device", "publisher_platform"}, Level: LevelAd,
+		Platforms: AllPlatforms, Label: "country, device and publisher_platform"},
+	{Key: "age_gender", Dimensions: []string{"age", "gender"}, Level: LevelCampaign,
+		Platforms: []string{MetaAds, TikTokAds}, Label: "age and gender"},
+	{Key: "age", Dimensions: []string{"age"}, Level: LevelCampaign,
+		Platforms: []string{GoogleAds}, Label: "age (alone)"},
+	{Key: "gender", Dimensions: []string{"gender"}, Level: LevelCampaign,
+		Platforms: []string{GoogleAds}, Label: "gender (alone)"},
+	{Key: "placement", Dimensions: []string{"publisher_platform", "placement", "device"}, Level: LevelCampaign,
+		Platforms: []string{MetaAds, TikTokAds}, Label: "placement with publisher_platform and device"},
+	{Key: "conversion_action", Dimensions: []string{"conversion_action"}, Level: LevelCampaign,
+		Metrics: []string{"conversions", "conversion_value"}, Platforms: AllPlatforms,
+		Label: "conversion_action (with conversions and conversion_value only)"},
+}
+
+// BreakdownSets returns the table. The slice is a copy.
+func BreakdownSets() []BreakdownSet { return slices.Clone(breakdownSets) }
+
+// BreakdownSetByKey returns the set stored under key.
+func BreakdownSetByKey(key string) (BreakdownSet, bool) {
+	for _, s := range breakdownSets {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return BreakdownSet{}, false
+}
+
+// Holds reports whether the set's rows carry every one of dims.
+func (s BreakdownSet) Holds(dims []string) bool {
+	for _, d := range dims {
+		if !slices.Contains(s.Dimensions, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasMetric reports whether the set's rows hold metric name (a ratio or
+// derived metric needs both its parts).
+func (s BreakdownSet) HasMetric(name string) bool {
+	if s.Metrics == nil {
+		return true
+	}
+	f, ok := Lookup(name)
+	if !ok {
+		return false
+	}
+	if f.Aggregation == Sum {
+		return slices.Contains(s.Metrics, name)
+	}
+	return f.Numerator != "" && s.HasMetric(f.Numerator) && s.HasMetric(f.Denominator)
+}
+
+// SetFor is the set a query on platform with these breakdown dimensions
+// reads: the first of the platform's sets that holds them all.
+func SetFor(platform string, dims []string) (BreakdownSet, bool) {
+	for _, s := range breakdownSets {
+		if slices.Contains(s.Platforms, platform) && s.Holds(dims) {
+			return s, true
+		}
+	}
+	return BreakdownSet{}, false
+}
+
+// PlatformSets are the sets a platform reports, in preference order.
+func PlatformSets(platform string) []BreakdownSet {
+	var out []BreakdownSet
+	for _, s := range breakdownSets {
+		if slices.Contains(s.Platforms, platform) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SetLabels lists a platform's sets for a message: "age and gender; placement
+// with publisher_platform and device; …".
+func SetLabels(platform string) string {
+	var out []string
+	for _, s := range PlatformSets(platform) {
+		out = append(out, s.Label)
+	}
+	return strings.Join(out, "; ")
+}
+
+// IsBreakdown reports whether name is a breakdown dimension (one some set
+// carries).
+func IsBreakdown(name string) bool {
+	for _, s := range breakdownSets {
+		if slices.Contains(s.Dimensions, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBreakdownSets refuses a table a query could read ambiguously: for any
+// breakdown dimensions, the sets the platforms choose must be told apart by
+// their keys alone, so that `breakdown IN (the chosen keys)` never reads two
+// sets of one platform. It checks every subset of the breakdown dimensions.
+func checkBreakdownSets() error {
+	var dims []string
+	for _, s := range breakdownSets {
+		for _, d := range s.Dimensions {
+			if !slices.Contains(dims, d) {
+				dims = append(dims, d)
+			}
+			if f, ok := Lookup(d); !ok || f.Level != LevelBreakdown {
+				return fmt.Errorf("breakdown set %s: %s is not a breakdown dimension", s.Key, d)
+			}
+		}
+	}
+	for mask := 0; mask < 1<<len(dims); mask++ {
+		var sub []string
+		for i, d := range dims {
+			if mask&(1<<i) != 0 {
+				sub = append(sub, d)
+			}
+		}
+		chosen := map[string]bool{}
+		for _, p := range AllPlatforms {
+			if s, ok := SetFor(p, sub); ok {
+				chosen[s.Key] = true
+			}
+		}
+		for _, p := range AllPlatforms {
+			own, _ := SetFor(p, sub)
+			for _, s := range PlatformSets(p) {
+				if s.Key != own.Key && chosen[s.Key] {
+					return fmt.Errorf("breakdown sets: for %v, %s would read both %s and %s", sub, p, own.Key, s.Key)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var _ = mustCheck(checkBreakdownSets)
+
+func mustCheck(check func() error) bool {
+	if err := check(); err != nil {
+		panic("catalog: " + err.Error())
+	}
+	return true
+}
