@@ -104,7 +104,7 @@ func (n *normalizer) breakdowns() {
 		}
 		n.problem(Problem{Field: "dimensions", Value: strings.Join(dims, ", "),
 			Problem: fmt.Sprintf("%s cannot combine %s in one report", plat.DisplayName, strings.Join(dims, " with ")),
-			Fix: fmt.Sprintf("ask one group of breakdowns per query; on %s these go together: %s", plat.DisplayName, catalog.SetLabels(p))})
+			Fix:     fmt.Sprintf("ask one group of breakdowns per query; on %s these go together: %s", plat.DisplayName, catalog.SetLabels(p))})
 	}
 	for _, s := range chosen {
 		n.setLevel(s)
