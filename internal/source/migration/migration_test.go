@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,11 +13,18 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 )
 
-// testSchema is a warehouse of one table, in DuckDB, at the versions of the
-// real list (the facts table, then its breakdown column).
+// TestMain runs the runner's tests on a list of one version: they test its
+// rules on a one-table warehouse (testSchema), not the real layouts, which
+// every warehouse's migrate_test checks from the previous layout.
+func TestMain(m *testing.M) {
+	Versions = Versions[:1]
+	os.Exit(m.Run())
+}
+
+// testSchema is a warehouse of one table, in DuckDB, at version 1 of the
+// real list (the facts table).
 var testSchema = Schema{Dialect: DuckDB, Versions: map[int][]string{
 	1: {`CREATE TABLE IF NOT EXISTS facts (date DATE NOT NULL, spend_micros BIGINT NOT NULL)`},
-	2: {`ALTER TABLE facts ADD COLUMN IF NOT EXISTS breakdown VARCHAR DEFAULT 'delivery'`},
 }}
 
 var purchases = Column{Name: "purchases", Type: map[string]string{"duckdb": "BIGINT", "postgres": "bigint", "clickhouse": "Int64"}, Nullable: true}
@@ -240,7 +248,7 @@ func TestSchemaMustGiveEveryVersion(t *testing.T) {
 	db := openMemory(t)
 	for name, s := range map[string]Schema{
 		"none":  {Dialect: DuckDB},
-		"extra": {Dialect: DuckDB, Versions: map[int][]string{1: {"SELECT 1"}, 2: {"SELECT 2"}, 3: {"SELECT 3"}}},
+		"extra": {Dialect: DuckDB, Versions: map[int][]string{1: {"SELECT 1"}, 2: {"SELECT 2"}}},
 	} {
 		if _, err := Inspect(context.Background(), SQL(db), s, nil); err == nil {
 			t.Errorf("%s: no error", name)
