@@ -77,6 +77,7 @@ func newPipeline(t *Table, opt Options) (*pipeline, error) {
 		BudgetSource:  opt.Report.BudgetSource,
 		Optimizations: slices.Clone(opt.Report.Optimizations),
 		Warnings:      slices.Clone(opt.Report.Warnings),
+		Definitions:   opt.Definitions,
 		Query:         opt.Query,
 		SourceCalls:   opt.Report.SourceCalls,
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	// where Selection rules out a roll-up. Nil: those grains are skipped or their
 	// non-additive metrics reported unavailable.
 	Requery func(ctx context.Context, g Grain) (*Table, error)
+	// Definitions say what the caller's numbers mean where their definition
+	// varies by source (which conversions a count holds, under which
+	// attribution window), reported as _meta.definitions (as JSON), so the
+	// reader never repeats a number without its definition. Nil: none.
+	Definitions any
 	// Query is the query that produced the table, reported in _meta.query (as
 	// JSON) so the model can re-run or change it. Nil: no echo.
 	Query any

@@ -56,6 +56,7 @@ type Meta struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	// Comparison states both windows of a period-over-period answer.
 	Comparison  *ComparisonMeta `json:"comparison,omitempty"`
+	Definitions any             `json:"definitions,omitempty"`
 	Query       any             `json:"query,omitempty"`
 	SourceCalls int             `json:"source_calls"`
 	ElapsedMS   int64           `json:"elapsed_ms"`

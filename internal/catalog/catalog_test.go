@@ -14,7 +14,7 @@ import (
 var (
 	specDimensions = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
 		"campaign_name", "campaign_objective", "campaign_status", "adset_id", "adset_name", "ad_id",
-		"ad_name", "country", "device", "publisher_platform", "age", "gender", "placement", "conversion_action"}
+		"ad_name", "country", "device", "publisher_platform", "age", "gender", "placement", "conversion_action", "attribution_window"}
 	specAdditive    = []string{"spend", "impressions", "clicks", "link_clicks", "conversions", "conversion_value", "video_views", "video_views_p100"}
 	specNonAdditive = []string{"reach", "frequency"}
 	// specRatios: name → numerator, denominator, scale.
@@ -250,7 +250,7 @@ func TestMoneyUnits(t *testing.T) {
 
 func TestDimensionLevels(t *testing.T) {
 	want := map[string]Level{
-		"platform": LevelAccount, "account_id": LevelAccount, "account_name": LevelAccount, "currency": LevelAccount,
+		"attribution_window": LevelAccount, "platform": LevelAccount, "account_id": LevelAccount, "account_name": LevelAccount, "currency": LevelAccount,
 		"campaign_id": LevelCampaign, "campaign_name": LevelCampaign, "campaign_objective": LevelCampaign, "campaign_status": LevelCampaign,
 		"adset_id": LevelAdSet, "adset_name": LevelAdSet, "ad_id": LevelAd, "ad_name": LevelAd,
 		"country": LevelBreakdown, "device": LevelBreakdown, "publisher_platform": LevelBreakdown,

@@ -15,6 +15,8 @@ var fields = []Field{
 		"account", "ad_account", "ad_account_name", "customer_name", "customer_descriptive_name", "advertiser_name"),
 	dim("currency", "Currency", "ISO 4217 currency of the account; money metrics are in it.", LevelAccount, UnitISOCode, all,
 		"currency_code", "account_currency"),
+	dim("attribution_window", "Attribution window", "The window the account's conversions are counted under (7d_click_1d_view, 1d_click…; per_conversion_action on Google; unknown when the source does not say). Added by itself when conversions of accounts under different windows would otherwise be summed.", LevelAccount, UnitText, all,
+		"attribution", "attribution_setting", "conversion_window"),
 	dim("campaign_id", "Campaign ID", "Campaign identifier.", LevelCampaign, UnitID, all),
 	dim("campaign_name", "Campaign name", "Campaign name.", LevelCampaign, UnitText, all,
 		"campaign", "campaign_title"),

@@ -35,7 +35,10 @@ type Args struct {
 	Sort            []SortArg   `json:"sort,omitempty"`
 	Limit           *int        `json:"limit,omitempty"`
 	Compare         *CompareArg `json:"compare,omitempty"`
-	TokenBudget     *int        `json:"token_budget,omitempty"`
+	// AttributionWindow asks conversions counted under this window
+	// (7d_click_1d_view, 1d_click…) instead of each account's own.
+	AttributionWindow string `json:"attribution_window,omitempty"`
+	TokenBudget       *int   `json:"token_budget,omitempty"`
 }
 
 // DateRange is an inclusive range of dates, YYYY-MM-DD, in each account's timezone.
@@ -120,7 +123,7 @@ type SortArg struct {
 
 // argumentNames are the canonical top-level argument names.
 var argumentNames = []string{"account_ids", "platforms", "date_range", "date_preset", "dimensions",
-	"metrics", "time_granularity", "filters", "sort", "limit", "compare", "token_budget"}
+	"metrics", "time_granularity", "filters", "sort", "limit", "compare", "attribution_window", "token_budget"}
 
 // argumentAliases maps names AI clients use for arguments (often borrowed from the
 // platforms' own APIs) to adsmcp's. Keys are folded: lowercase, letters and digits.
@@ -140,6 +143,8 @@ var argumentAliases = func() map[string]string {
 		"limit": "limit", "top": "limit",
 		"comparison": "compare", "compareto": "compare", "comparewith": "compare", "vs": "compare", "versus": "compare",
 		"tokenbudget": "token_budget", "budget": "token_budget", "maxtokens": "token_budget",
+		"attribution": "attribution_window", "actionattributionwindows": "attribution_window",
+		"attributionwindows": "attribution_window", "attributionsetting": "attribution_window",
 	}
 	for _, n := range argumentNames {
 		m[foldName(n)] = n
@@ -316,6 +321,8 @@ func argumentTarget(name string, a *Args) any {
 		target = &a.Compare
 	case "token_budget":
 		target = &a.TokenBudget
+	case "attribution_window":
+		target = &a.AttributionWindow
 	}
 	return target
 }
@@ -386,6 +393,8 @@ func fixFor(name string) string {
 		return "give " + name + " as a whole number"
 	case "compare":
 		return compareFix
+	case "attribution_window":
+		return `give attribution_window as one string, e.g. "7d_click_1d_view"`
 	}
 	return ""
 }

@@ -76,6 +76,7 @@ func Normalize(a Args, opt Options) (*Query, error) {
 		n.q.Filters = append(n.q.Filters, *n.placements)
 	}
 	n.currency()
+	n.attribution(a.AttributionWindow)
 	n.breakdowns()
 	n.sort(a.Sort, a.Limit)
 	n.perCurrency()

@@ -79,6 +79,10 @@ type Query struct {
 	// none). Sort keys and filters may then name the derived columns of the
 	// metrics (SplitDerived).
 	Compare *Compare
+	// AttributionWindow is the window conversions are asked under
+	// (catalog.ParseAttributionWindow's canonical name); "" is each
+	// account's own (WindowOf).
+	AttributionWindow string
 	// LimitPerCurrency: the sort ranks money over accounts of several
 	// currencies, so rows are ranked (and limited) within each currency —
 	// sort starts with currency — never across currencies as one unit.
@@ -145,6 +149,7 @@ func (q *Query) Args() Args {
 			a.Compare = &CompareArg{Window: &DateRange{Start: c.Start.Format(time.DateOnly), End: c.End.Format(time.DateOnly)}}
 		}
 	}
+	a.AttributionWindow = q.AttributionWindow
 	if q.TokenBudget > 0 {
 		b := q.TokenBudget
 		a.TokenBudget = &b

@@ -218,7 +218,7 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 	var accounts [][]string
 	for _, a := range p.Accounts {
 		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
-			a.AttributionWindow, a.ConversionActions})
+			null(a.AttributionWindow), null(a.ConversionActions)})
 	}
 	if err := insertCSV(ctx, s.c, "accounts", accounts); err != nil {
 		return err

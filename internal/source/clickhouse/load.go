@@ -176,7 +176,7 @@ func (l *loader) Fact(f *ads.Fact) error {
 		null(f.CampaignID), null(c.Name), null(c.Objective), null(c.Status),
 		null(f.AdSetID), null(l.adsets[f.AdSetID]), null(f.AdID), null(l.adNames[f.AdID]),
 		null(f.Country), null(f.Device), null(f.PublisherPlatform),
-		f.BreakdownKey(), null(f.Age), null(f.Gender), null(f.Placement), null(f.ConversionAction))
+		f.BreakdownKey(), null(f.Age), null(f.Gender), null(f.Placement), null(f.ConversionAction), null(a.AttributionWindow))
 	l.record = appendMeasures(l.record, f)
 	if err := l.facts.Write(l.record); err != nil {
 		return fmt.Errorf("clickhouse: load facts: %w", err)
@@ -194,7 +194,7 @@ var insertFactsSQL = func() string {
 	cols := []string{"date", "account_id", "platform", "account_name", "currency",
 		"campaign_id", "campaign_name", "campaign_objective", "campaign_status",
 		"adset_id", "adset_name", "ad_id", "ad_name", "country", "device", "publisher_platform",
-		"breakdown", "age", "gender", "placement", "conversion_action"}
+		"breakdown", "age", "gender", "placement", "conversion_action", "attribution_window"}
 	for _, c := range factColumns {
 		cols = append(cols, c.Name)
 	}
@@ -234,7 +234,7 @@ func (l *loader) Reach(r ads.Reach) error {
 	}
 	return l.reachCSV.Write([]string{r.Level, objectID, a.AccountID, r.Grain, r.PeriodStart.Format(time.DateOnly),
 		strconv.FormatInt(r.Reach, 10), a.Platform, a.AccountName, a.Currency,
-		null(campaignID), null(c.Name), null(c.Objective), null(c.Status)})
+		null(campaignID), null(c.Name), null(c.Objective), null(c.Status), null(a.AttributionWindow)})
 }
 
 // abort ends the facts INSERT with err, so the server discards what it read.
@@ -255,7 +255,7 @@ func (l *loader) finish() error {
 	for _, id := range l.order {
 		a := l.accounts[id]
 		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
-			a.AttributionWindow, a.ConversionActions})
+			null(a.AttributionWindow), null(a.ConversionActions)})
 	}
 	if err := insertCSV(l.ctx, l.c, "accounts", accounts); err != nil {
 		return err

@@ -28,6 +28,8 @@ var version2 = []string{
 	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS placement Nullable(String)`,
 	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS conversion_action Nullable(String)`,
 	`ALTER TABLE accounts ADD COLUMN IF NOT EXISTS attribution_window Nullable(String)`,
+	`ALTER TABLE facts ADD COLUMN IF NOT EXISTS attribution_window Nullable(String)`,
+	`ALTER TABLE reach ADD COLUMN IF NOT EXISTS attribution_window Nullable(String)`,
 	`ALTER TABLE accounts ADD COLUMN IF NOT EXISTS conversion_actions Nullable(String)`,
 }
 

@@ -21,6 +21,7 @@ var dimensionExpr = map[string]string{
 	"account_id":         "f.account_id",
 	"account_name":       "a.account_name",
 	"currency":           "a.currency",
+	"attribution_window": "a.attribution_window",
 	"campaign_id":        "f.campaign_id",
 	"campaign_name":      "c.campaign_name",
 	"campaign_objective": "c.campaign_objective",
@@ -229,9 +230,15 @@ func (c *compilation) dimension(name string) (string, error) {
 		return "", fmt.Errorf("%s: %q is not a catalog dimension", c.d.Name(), name)
 	}
 	if c.d.Layout() == Denormalized {
-		return "f." + name, nil
+		e = "f." + name
+	} else {
+		c.aliases[e[:1]] = true
 	}
-	c.aliases[e[:1]] = true
+	if name == "attribution_window" {
+		// A source that does not say is "unknown", never an empty value that
+		// step 1 would take for an artifact.
+		e = "CASE WHEN " + e + " IS NULL OR " + e + " = '' THEN 'unknown' ELSE " + e + " END"
+	}
 	return e, nil
 }
 
