@@ -428,6 +428,11 @@ func TestNumbers(t *testing.T) {
 		{"$1,234,567.891", English, 1_234_567_891_000, true},
 		{"12,50 €", Spanish, 12_500_000, true},
 		{"US$ 0.99", English, 990_000, true},
+		{"1.234 ARS", Spanish, 1_234_000_000, true},
+		{"R$ 10,5", Spanish, 10_500_000, true},
+		{"12.3O", English, 0, false}, // a letter O for a zero
+		{"l2.30", English, 0, false},
+		{"12.30 ab", English, 0, false},
 		{"0.1234565", English, 123_457, true}, // rounded half up past micros
 		{".5", English, 500_000, true},
 		{"007", English, 7_000_000, true},

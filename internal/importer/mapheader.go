@@ -244,7 +244,7 @@ func (p *parser) checkDays() error {
 	hl := p.header.line()
 	hasDay := p.has(colDay)
 	if pc := p.cols[colPeriod]; pc != nil && !hasDay {
-		return p.errAt(hl, pc.index+1, "", "the rows are weeks or months; the warehouse stores days", dayFix(p.platform))
+		return p.errAt(hl, pc.index+1, "", "the rows are hours, weeks or months; the warehouse stores days", dayFix(p.platform))
 	}
 	if !hasDay && !p.has(colReportStart) {
 		return p.errAt(hl, 0, "", "the export has no Day column", dayFix(p.platform))
