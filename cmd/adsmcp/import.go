@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,9 +26,9 @@ func newImportCommand(g *globals) *cobra.Command {
 	f := &importFlags{}
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
-		Short: "Import Meta Ads Manager and Google Ads report exports (CSV) into the warehouse",
+		Short: "Import Meta Ads Manager, Google Ads and TikTok Ads Manager report exports (CSV) into the warehouse",
 		Long: `Reads report exports downloaded from Meta Ads Manager or Google Ads (CSV, English or
-Spanish headers) and writes them into the embedded warehouse (or, with --target, a
+Spanish headers) or TikTok Ads Manager (a custom report's CSV, English headers) and writes them into the embedded warehouse (or, with --target, a
 PostgreSQL warehouse), then prints what was imported and what was skipped, and why.
 The rows must be broken down by day.
 
@@ -53,8 +54,8 @@ sources.postgres in the configuration file. See docs/import.md.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.platform, "platform", "p", "", "meta_ads or google_ads (default: detect from the headers)")
-	fl.StringVar(&f.accountID, "account-id", "", "account ID, when the file has no account ID column (Meta act_…, Google 123-456-7890)")
+	fl.StringVarP(&f.platform, "platform", "p", "", "meta_ads, google_ads or tiktok_ads (default: detect from the headers)")
+	fl.StringVar(&f.accountID, "account-id", "", "account ID, when the file has no account ID column (Meta act_…, Google 123-456-7890, TikTok the advertiser ID)")
 	fl.StringVar(&f.accountName, "account-name", "", "account name, when the file has no account name column")
 	fl.StringVar(&f.currency, "currency", "", "ISO 4217 currency, when the file does not say it (no currency column, no \"(USD)\" in a header)")
 	fl.StringVar(&f.timezone, "timezone", "", "IANA time zone of a new account (default UTC)")
@@ -75,8 +76,8 @@ func runImport(cmd *cobra.Command, g *globals, f *importFlags, files []string) e
 		if err != nil {
 			return fmt.Errorf("--platform: %w", err)
 		}
-		if p != importer.Meta && p != importer.Google {
-			return fmt.Errorf("--platform %s: imports read Meta Ads Manager (meta_ads) and Google Ads (google_ads) exports", p)
+		if !slices.Contains(importer.Platforms, p) {
+			return fmt.Errorf("--platform %s: imports read Meta Ads Manager (meta_ads), Google Ads (google_ads) and TikTok Ads Manager (tiktok_ads) exports", p)
 		}
 		opt.Platform = p
 	}

@@ -48,6 +48,7 @@ type GoogleFetch struct {
 const (
 	ExportMeta   = MetaAds   // Meta Ads Manager's "Export table data"
 	ExportGoogle = GoogleAds // a Google Ads report download
+	ExportTikTok = TikTokAds // a TikTok Ads Manager custom report's export
 )
 
 // Export is how a platform's report export titles a metric's column.

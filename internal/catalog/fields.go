@@ -56,21 +56,24 @@ var fields = []Field{
 		meta(MetaFetch{Field: "spend"}).
 		google(GoogleFetch{Field: "metrics.cost_micros", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("amount spent"), ES: names("importe gastado")}).
-		export(ExportGoogle, Export{EN: names("cost"), ES: names("coste", "costo")}),
+		export(ExportGoogle, Export{EN: names("cost"), ES: names("coste", "costo")}).
+		export(ExportTikTok, Export{EN: names("cost", "total cost")}),
 	sum("impressions", "Impressions", "Times ads were shown.", Count, all,
 		"impr", "imps", "views_impressions").
 		stored(Impressions, "impressions", Integer).
 		meta(MetaFetch{Field: "impressions"}).
 		google(GoogleFetch{Field: "metrics.impressions", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("impressions"), ES: names("impresiones")}).
-		export(ExportGoogle, Export{EN: names("impressions", "impr."), ES: names("impresiones", "impr.")}),
+		export(ExportGoogle, Export{EN: names("impressions", "impr."), ES: names("impresiones", "impr.")}).
+		export(ExportTikTok, Export{EN: names("impressions")}),
 	sum("clicks", "Clicks", "All clicks on ads.", Count, all,
 		"all_clicks", "total_clicks").
 		stored(Clicks, "clicks", Integer).
 		meta(MetaFetch{Field: "clicks"}).
 		google(GoogleFetch{Field: "metrics.clicks", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("clicks (all)"), ES: names("clics (todos)")}).
-		export(ExportGoogle, Export{EN: names("clicks"), ES: names("clics")}),
+		export(ExportGoogle, Export{EN: names("clicks"), ES: names("clics")}).
+		export(ExportTikTok, Export{EN: names("clicks (destination)", "clicks")}),
 	sum("link_clicks", "Link clicks", "Clicks on links that lead to the advertiser's destination (Meta).", Count, []string{MetaAds},
 		"inline_link_clicks", "link_click").
 		stored(LinkClicks, "link_clicks", Integer).
@@ -83,7 +86,8 @@ var fields = []Field{
 		google(GoogleFetch{Field: "metrics.conversions", Value: GoogleDouble}).
 		export(ExportMeta, Export{EN: names("purchases", "website purchases"), ES: names("compras", "compras en el sitio web"),
 			Whole: true, Name: "purchases"}).
-		export(ExportGoogle, Export{EN: names("conversions"), ES: names("conversiones")}),
+		export(ExportGoogle, Export{EN: names("conversions"), ES: names("conversiones")}).
+		export(ExportTikTok, Export{EN: names("conversions"), Whole: true}),
 	sum("conversion_value", "Conversion value", "Value of conversions, in the account's currency.", Money, all,
 		"revenue", "purchase_value", "conversions_value", "conv_value", "action_values", "sales").
 		stored(ConversionValue, "conversion_value_micros", Micros).
@@ -92,21 +96,24 @@ var fields = []Field{
 		export(ExportMeta, Export{EN: names("purchases conversion value", "website purchases conversion value", "purchase conversion value"),
 			ES: names("valor de conversion de compras", "valor de conversion de las compras"), Name: "purchase value"}).
 		export(ExportGoogle, Export{EN: names("conv. value", "conversion value", "conversions value"),
-			ES: names("valor de conv.", "valor de conversion", "valor de las conversiones")}),
+			ES: names("valor de conv.", "valor de conversion", "valor de las conversiones")}).
+		export(ExportTikTok, Export{EN: names("total complete payment value", "complete payment value"), Name: "complete payment value"}),
 	sum("video_views", "Video views", "Video views as the platform counts them.", Count, all,
 		"video_plays", "views", "video_view").
 		stored(VideoViews, "video_views", Integer).
 		meta(MetaFetch{Field: "actions", Action: "video_view"}).
 		google(GoogleFetch{Field: "metrics.video_trueview_views", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("3-second video plays", "video plays"), ES: names("reproducciones de video de 3 segundos")}).
-		export(ExportGoogle, Export{EN: names("views", "video views"), ES: names("visualizaciones", "reproducciones")}),
+		export(ExportGoogle, Export{EN: names("views", "video views"), ES: names("visualizaciones", "reproducciones")}).
+		export(ExportTikTok, Export{EN: names("video views")}),
 	// Google Ads reports only the share of impressions watched to the end
 	// (metrics.video_quartile_p100_rate), not a count: not reported there.
 	sum("video_views_p100", "Video views at 100%", "Times a video was played to the end (100% of its length); replays are not counted.", Count, []string{MetaAds, TikTokAds},
 		"video_p100_watched", "video_plays_at_100", "completed_views", "video_completions").
 		stored(VideoViewsP100, "video_views_p100", Integer).
 		meta(MetaFetch{Field: "video_p100_watched_actions", Action: "video_view"}).
-		export(ExportMeta, Export{EN: names("video plays at 100%"), ES: names("reproducciones de video al 100%")}),
+		export(ExportMeta, Export{EN: names("video plays at 100%"), ES: names("reproducciones de video al 100%")}).
+		export(ExportTikTok, Export{EN: names("video views at 100%")}),
 
 	// Ratio metrics: always recomputed from summed parts.
 	ratio("ctr", "CTR", "Click-through rate: clicks / impressions × 100.", Percent, "clicks", "impressions", 100, all,
@@ -126,7 +133,7 @@ var fields = []Field{
 	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
 		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}, Distinct: "reach",
-		Meta: &MetaFetch{Field: "reach"}, Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}}},
+		Meta: &MetaFetch{Field: "reach"}, Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}, ExportTikTok: {EN: names("reach")}}},
 	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
 		Unit: Multiple, Platforms: []string{MetaAds, TikTokAds},

@@ -120,10 +120,10 @@ func newBuilder(p *parser, ex *Export, rows int) *builder {
 func (p *parser) reachWhy() string {
 	switch {
 	case !p.has(colReach):
-	case p.platform != Meta:
+	case p.platform == Google:
 		return "Google Ads does not report reach"
 	case p.rep.Level == "adset" || p.rep.Level == "ad":
-		return "the rows are " + map[string]string{"adset": "ad sets", "ad": "ads"}[p.rep.Level] +
+		return "the rows are " + map[string]string{"adset": p.adSets(), "ad": "ads"}[p.rep.Level] +
 			", and reach (distinct people) is stored per account and per campaign only: it cannot be summed up to them"
 	case p.has(colCountry) || p.has(colDevice) || p.has(colPublisher) || len(p.breakdowns) > 0:
 		return "the rows are broken down (country, device, age…), and reach of the parts cannot be summed"

@@ -39,6 +39,20 @@ var fuzzSeeds = []string{
 	"Informe\r\n\"1 feb 2026 - 2 feb 2026\"\r\nDía;Campaña;Código de moneda;Coste;Impr.;Clics;Conversiones\r\n2026-02-01;Marca;EUR;1.234,56;12.345;678;12,5\r\nTotal: campañas;--;EUR;1.234,56;12.345;678;12,5\r\n",
 	// Tabs, sep= hint.
 	"sep=\t\nDay\tCampaign\tCost\tImpr.\n2026-01-01\tC\t1.00\t10\n",
+	// TikTok, campaigns by day: BOM, quoted, a "Total of …" line, "-" for empty, currency column.
+	"\xef\xbb\xbf\"By Day\",\"Account ID\",\"Campaign name\",\"Campaign ID\",\"Primary status\",\"Currency\",\"Cost\",\"Impressions\",\"Clicks (destination)\",\"Clicks (all)\",\"Reach\",\"Conversions\",\"Total complete payment value\",\"Video views\",\"Video views at 100%\"\n" +
+		"\"Total of 2 campaigns\",\"-\",\"-\",\"-\",\"-\",\"USD\",\"1,234.56\",\"12,000\",\"300\",\"400\",\"9,000\",\"5\",\"50.00\",\"2,000\",\"100\"\n" +
+		"\"2026-01-05\",\"7201845539016472318\",\"A, \"\"x\"\"\",\"1790000000000000001\",\"Active\",\"USD\",\"1,000.00\",\"10,000\",\"250\",\"330\",\"8,000\",\"5\",\"50.00\",\"1,500\",\"80\"\n" +
+		"\"2026-01-05\",\"7201845539016472318\",\"B\",\"1790000000000000002\",\"Not delivering\",\"USD\",\"234.56\",\"2,000\",\"50\",\"70\",\"1,000\",\"-\",\"--\",\"500\",\"20\"\n",
+	// TikTok, ad groups and ads by day, currency in the header, an age breakdown.
+	"Date,Campaign name,Ad group name,Ad group ID,Ad name,Ad ID,Age,Cost (EUR),Impressions,Clicks (destination),Conversions,Reach\r\n" +
+		"2026-01-05,C,G,1800000000000000011,Ad 1,1900000000000000001,18-24,12.50,\"1,000\",10,1,800\r\n" +
+		"2026-01-05,C,G,1800000000000000011,Ad 1,1900000000000000001,25-34,7.50,500,5,0,400\r\n",
+	// TikTok refused: hours, no cost, a tie with Google.
+	"Campaign name,By Hour,Cost,Impressions\nC,2026-01-05 10:00,1.00,1\n",
+	"Campaign name,By Day,Impressions,Clicks (destination)\nC,2026-01-05,1,1\n",
+	"Campaign ID,Date,Cost,Impressions,Clicks,Conversions\n1,2026-01-05,1.00,1,1,1\n",
+	"PK\x03\x04\x14\x00",
 	// Broken: mixed styles, bad quote, short line, negative, bad date.
 	"Day,Campaign,Cost,Impr.\n2026-01-01,C,\"1,234.50\",1\n2026-01-02,C,\"1.234,50\",1\n",
 	"Day,Campaign,Cost,Impr.\n2026-01-01,C \"x\",1.00,1\n",
@@ -70,6 +84,9 @@ func FuzzParseExport(f *testing.F) {
 		opt := Options{}
 		if flags {
 			opt = Options{AccountID: "act_1", AccountName: "A", Currency: "USD", Timezone: "UTC"}
+			if len(data) > 0 && data[0]%3 == 0 { // TikTok forced, as --platform tiktok_ads does
+				opt.Platform = TikTok
+			}
 		}
 		ex, err := Parse("fuzz.csv", data, opt)
 		if err != nil {

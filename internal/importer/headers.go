@@ -62,34 +62,83 @@ func (k kind) isDimension() bool {
 const (
 	pMeta   = 1
 	pGoogle = 2
+	pTikTok = 4
 	pBoth   = pMeta | pGoogle
+	pAll    = pMeta | pGoogle | pTikTok
 )
 
+// platformBits are the export platforms in bit order (bit 1<<i is platformBits[i]).
+var platformBits = [...]string{Meta, Google, TikTok}
+
+// bitOf is the header bit of an export platform (0: none).
+func bitOf(platform string) int {
+	for i, p := range platformBits {
+		if p == platform {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// headerDef is what a folded header means. The same title can mean different
+// things on different platforms: "Clicks (all)" is Meta's clicks but not the
+// clicks TikTok's API reports, "Platform" is Meta's publisher platform but
+// TikTok's operating system.
 type headerDef struct {
+	// kind is the meaning on the first platform that defined the header (for
+	// the checks that ask whether a title is known at all); kinds[i] is the
+	// meaning on platform bit 1<<i (colUnknown where it is not a title).
 	kind     kind
-	platform int
+	kinds    [len(platformBits)]kind
+	platform int    // the platforms whose title it is
 	lang     string // en, es, or "" when the same in both
+}
+
+// kindOn is what the header means in an export of the platform of bit: a
+// title of another platform is unknown, unless it is a ratio or value that is
+// ignored wherever it appears.
+func (d headerDef) kindOn(bit int) kind {
+	if d.platform == 0 {
+		return d.kind // a ratio recognised by its prefix, or unknown
+	}
+	if d.platform&bit != 0 {
+		for i := range d.kinds {
+			if bit == 1<<i {
+				return d.kinds[i]
+			}
+		}
+	}
+	for _, k := range d.kinds {
+		if k != colUnknown && k != colDerived {
+			return colUnknown
+		}
+	}
+	return colDerived
 }
 
 // headers maps a folded header (see foldHeader) to its meaning.
 var headers = map[string]headerDef{}
 
-// def adds names to the dictionary. A name in both languages or on both
-// platforms is merged; one name with two meanings is a mistake.
+// def adds names to the dictionary. A name in both languages or on several
+// platforms is merged; one name with two meanings on one platform is a mistake.
 func def(k kind, platform int, lang string, names ...string) {
 	for _, n := range names {
 		d, ok := headers[n]
 		if !ok {
-			headers[n] = headerDef{k, platform, lang}
-			continue
-		}
-		if d.kind != k {
-			panic("importer: header " + n + " defined twice")
-		}
-		d.platform |= platform
-		if d.lang != lang {
+			d = headerDef{kind: k, lang: lang}
+		} else if d.lang != lang {
 			d.lang = ""
 		}
+		for i := range d.kinds {
+			if platform&(1<<i) == 0 {
+				continue
+			}
+			if d.kinds[i] != colUnknown && d.kinds[i] != k {
+				panic("importer: header " + n + " defined twice")
+			}
+			d.kinds[i] = k
+		}
+		d.platform |= platform
 		headers[n] = d
 	}
 }
@@ -185,6 +234,41 @@ func init() {
 	def(colDerived, pGoogle, "es", "ctr", "cpc medio", "cpm medio", "coste medio", "costo promedio", "coste/conv.",
 		"tasa de conv.", "interacciones", "porcentaje de interaccion", "todas las conv.", "presupuesto",
 		"tipo de estrategia de puja", "cuota de impr. de busqueda", "nivel de optimizacion")
+
+	// TikTok Ads Manager, English: a custom report's export (Analytics → Custom
+	// reports), whose time dimension is the "By Day" column. Titles shared with
+	// Meta or Google ("Campaign name", "Cost") are added to theirs.
+	def(colDay, pTikTok, "en", "by day", "date")
+	def(colPeriod, pTikTok, "en", "by hour", "by week", "by month", "hour", "week", "month")
+	def(colAccountName, pTikTok, "en", "account name", "advertiser name", "ad account name")
+	def(colAccountID, pTikTok, "en", "account id", "advertiser id", "ad account id")
+	def(colCurrency, pTikTok, "en", "currency", "account currency")
+	def(colCampaignName, pTikTok, "en", "campaign name")
+	def(colCampaignID, pTikTok, "en", "campaign id")
+	def(colAdSetName, pTikTok, "en", "ad group name")
+	def(colAdSetID, pTikTok, "en", "ad group id")
+	def(colAdName, pTikTok, "en", "ad name")
+	def(colAdID, pTikTok, "en", "ad id")
+	def(colObjective, pTikTok, "en", "advertising objective", "objective", "objective type", "campaign objective")
+	// "Primary status" is the status of the report's own rows: the campaign's
+	// only in a campaign report (see tiktokStatus).
+	def(colStatus, pTikTok, "en", "campaign status", "primary status")
+	def(colBreakdown, pTikTok, "en", "age", "gender", "placement", "placements", "country/region", "location",
+		"platform", "operating system", "os", "language", "device brand", "device price", "network type",
+		"interest category", "province")
+	def(colDerived, pTikTok, "en", "frequency", "ctr (destination)", "ctr (all)", "cpc (destination)", "cpc (all)", "cpm",
+		"cost per 1,000 people reached", "cost per conversion", "conversion rate (cvr)", "conversion rate (cvr, clicks)",
+		"conversion rate", "cvr", "cvr (clicks)", "cvr (impressions)", "cpa", "real-time conversions",
+		"real-time cost per conversion", "real-time conversion rate (cvr)", "real-time conversion rate (cvr, clicks)",
+		"results", "cost per result", "result rate", "result type", "clicks (all)", "paid likes", "paid comments",
+		"paid shares", "paid followers", "paid profile visits", "profile visits", "follows", "likes", "comments", "shares",
+		"2-second video views", "6-second video views", "6-second views (focused view)", "focused view",
+		"video views at 25%", "video views at 50%", "video views at 75%", "average play time per video view",
+		"average play time per user", "video average watch time per video view", "video average watch time per person",
+		"complete payment", "total complete payment", "complete payment roas", "value per complete payment",
+		"complete payment rate", "cost per complete payment", "budget", "campaign budget", "ad group budget", "bid",
+		"bid strategy", "optimization goal", "billing event", "secondary status", "ad group status", "ad status",
+		"attribution setting", "campaign type", "landing page views", "skan conversions")
 }
 
 // currencySuffix is a currency code in parentheses ending a header: "Amount spent (USD)".

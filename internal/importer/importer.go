@@ -1,5 +1,5 @@
-// Package importer reads report exports of Meta Ads Manager and Google Ads (CSV
-// files a marketer downloads) into the warehouse's rows: accounts, campaigns, ad
+// Package importer reads report exports of Meta Ads Manager, Google Ads and
+// TikTok Ads Manager (CSV files a marketer downloads) into the warehouse's rows: accounts, campaigns, ad
 // sets, ads, daily facts with money in exact micros, and reach where it is exact.
 //
 // It understands the exports as they come: English or Spanish headers, the
@@ -31,11 +31,15 @@ import (
 const (
 	Meta   = catalog.MetaAds
 	Google = catalog.GoogleAds
+	TikTok = catalog.TikTokAds
 )
+
+// Platforms are the platforms whose exports Parse reads (Options.Platform).
+var Platforms = []string{Meta, Google, TikTok}
 
 // Options supply what a file may lack, and the platform when it cannot be told.
 type Options struct {
-	// Platform is Meta or Google; empty detects it from the headers.
+	// Platform is Meta, Google or TikTok; empty detects it from the headers.
 	Platform string
 	// AccountID, AccountName, Currency and Timezone apply when the file has no
 	// column (or header) for them; a file that says otherwise is an error.
@@ -103,6 +107,10 @@ func Parse(file string, data []byte, opt Options) (*Export, error) {
 	p := &parser{file: file, opt: opt, rep: &ex.Report}
 	sum := sha256.Sum256(data)
 	p.rep.File, p.rep.SHA256 = file, hex.EncodeToString(sum[:])
+	if isZip(data) {
+		return nil, &Error{File: file, Reason: "an Excel workbook (.xlsx) or another zip file, not CSV: workbooks are not read",
+			Fix: "export the report as CSV (TikTok Ads Manager: Export → CSV; Meta: Export table data → .csv; Google Ads: Download → .csv), or save the sheet as CSV"}
+	}
 	text, enc := decode(data)
 	p.rep.Encoding = enc
 	delim, text, skip := sniffDelimiter(text)
@@ -123,8 +131,9 @@ func Parse(file string, data []byte, opt Options) (*Export, error) {
 	h := findHeader(recs)
 	if h < 0 {
 		return nil, &Error{File: file, Reason: fmt.Sprintf("no header row in the first %d lines", maxHeaderSearch),
-			Fix: "export the report as CSV with its headers: Meta Ads Manager (Reports → Export table data → .csv) or Google Ads (Download → .csv); " +
-				"recognized headers include Day, Campaign name, Amount spent (USD) (Meta) and Day, Campaign, Cost, Impr. (Google)"}
+			Fix: "export the report as CSV with its headers: Meta Ads Manager (Reports → Export table data → .csv), Google Ads (Download → .csv) " +
+				"or TikTok Ads Manager (Custom reports → Export → CSV); recognized headers include Day, Campaign name, Amount spent (USD) (Meta), " +
+				"Day, Campaign, Cost, Impr. (Google) and By Day, Campaign name, Cost, Impressions (TikTok)"}
 	}
 	p.header = recs[h]
 	if err := p.mapHeader(recs[:h]); err != nil {
@@ -184,15 +193,22 @@ func (p *parser) colNumber(k kind) int {
 }
 
 func accountFix(platform string) string {
-	if platform == Google {
+	switch platform {
+	case Google:
 		return "pass --account-id with the customer ID (123-456-7890) and --account-name, or add the Customer ID and Account columns to the report"
+	case TikTok:
+		return "pass --account-id with the advertiser ID (the digits under the account name in TikTok Ads Manager) and --account-name, " +
+			"or add the Account ID and Account name columns to the custom report"
 	}
 	return "pass --account-id with the ad account ID (act_1234567890) and --account-name, or add the Account ID and Account name columns to the report"
 }
 
 func dayFix(platform string) string {
-	if platform == Google {
+	switch platform {
+	case Google:
 		return "in Google Ads, segment the report by Day (Segment → Time → Day) and download it again"
+	case TikTok:
+		return "in TikTok Ads Manager, make a custom report (Analytics → Custom reports) with the time dimension Day, and export it again"
 	}
 	return "in Ads Manager, choose Breakdown → By time → Day and export again"
 }
@@ -273,8 +289,9 @@ func max2(a, b int, ka, kb kind) kind {
 }
 
 // totalsRE matches the label of a totals row: "Total", "Totales", "Total: Account",
-// "Total: campañas", "Grand total".
-var totalsRE = regexp.MustCompile(`(?i)^\s*(total(es)?|grand total|total general|resultados totales)\s*(:.*)?$`)
+// "Total: campañas", "Grand total", and TikTok's "Total of 3 campaigns" or
+// "Total (3 ad groups)".
+var totalsRE = regexp.MustCompile(`(?i)^\s*(total(es)?|grand total|total general|resultados totales)\s*(:.*|\(.*\)|\s+of\s+[\d,.]+\s.*)?$`)
 
 // row is one data line, parsed.
 type row struct {
@@ -499,3 +516,6 @@ func DeriveID(platform, accountID string, names ...string) string {
 	}
 	return "imp-" + hex.EncodeToString(h.Sum(nil))[:16]
 }
+
+// isZip: data is a zip archive, as an .xlsx workbook is.
+func isZip(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "PK\x03\x04" }

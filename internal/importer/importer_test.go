@@ -318,7 +318,7 @@ func TestErrors(t *testing.T) {
 		{"ads without ad sets", Options{AccountID: "1"}, `"Campaign name","Ad name","Day","Impressions","Amount spent (USD)"` + "\nC,A,2026-01-01,1,1.00\n", 1, []string{"not their ad set"}},
 		{"duplicate column", Options{AccountID: "1"}, `"Campaign name","Day","Impressions","Amount spent (USD)","Impressions"` + "\nC,2026-01-01,1,1.00,1\n", 1, []string{"second impressions column"}},
 		{"ambiguous platform", Options{AccountID: "1", Currency: "USD"}, "Day,Impressions,Campaign ID\n2026-01-01,1,5\n", 1, []string{"--platform"}},
-		{"unknown platform", Options{Platform: "tiktok_ads"}, metaHead + "C,2026-01-01,1,1.00\n", 0, []string{"unknown platform"}},
+		{"unknown platform", Options{Platform: "linkedin_ads"}, metaHead + "C,2026-01-01,1,1.00\n", 0, []string{"unknown platform"}},
 		{"only totals", Options{AccountID: "1"}, metaHead + ",,10,1.00\n", 1, []string{"no data rows"}},
 		{"outside range", Options{AccountID: "1", Currency: "USD"}, "Report\n\"January 1, 2026 - January 2, 2026\"\nDay,Campaign,Cost,Impr.\n2026-01-03,C,1.00,1\n", 4,
 			[]string{"outside the report's range 2026-01-01 to 2026-01-02"}},
@@ -428,6 +428,11 @@ func TestNumbers(t *testing.T) {
 		{"$1,234,567.891", English, 1_234_567_891_000, true},
 		{"12,50 €", Spanish, 12_500_000, true},
 		{"US$ 0.99", English, 990_000, true},
+		{"1.234 ARS", Spanish, 1_234_000_000, true},
+		{"R$ 10,5", Spanish, 10_500_000, true},
+		{"12.3O", English, 0, false}, // a letter O for a zero
+		{"l2.30", English, 0, false},
+		{"12.30 ab", English, 0, false},
 		{"0.1234565", English, 123_457, true}, // rounded half up past micros
 		{".5", English, 500_000, true},
 		{"007", English, 7_000_000, true},

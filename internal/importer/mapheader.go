@@ -75,16 +75,18 @@ func (p *parser) lookupHeaders() ([]seenHeader, map[string]int) {
 	return defs, currencies
 }
 
-// choosePlatform takes the platform from Options or, by majority, from the
-// headers (a preamble is Google's); the language likewise.
+// choosePlatform takes the platform from Options or from the headers: the
+// platform whose titles the most columns are (a preamble is Google's). A tie
+// is refused: a file that reads as two platforms' export is not guessed. The
+// language is the majority's.
 func (p *parser) choosePlatform(defs []seenHeader, preamble bool) error {
-	meta, google, en, es := 0, 0, 0, 0
+	var score [len(platformBits)]int
+	en, es := 0, 0
 	for _, s := range defs {
-		switch s.def.platform {
-		case pMeta:
-			meta++
-		case pGoogle:
-			google++
+		for i := range score {
+			if s.def.platform&(1<<i) != 0 {
+				score[i]++
+			}
 		}
 		switch s.def.lang {
 		case "en":
@@ -94,24 +96,32 @@ func (p *parser) choosePlatform(defs []seenHeader, preamble bool) error {
 		}
 	}
 	if preamble {
-		google++
+		score[1]++ // Google's report-name and date-range lines
 	}
 	switch p.opt.Platform {
-	case Meta, Google:
+	case Meta, Google, TikTok:
 		p.platform = p.opt.Platform
 	case "":
-		switch {
-		case meta > google:
-			p.platform = Meta
-		case google > meta:
-			p.platform = Google
-		default:
-			return p.errAt(p.header.line(), 0, "", "cannot tell whether this is a Meta Ads Manager or a Google Ads export from its headers",
-				"pass --platform meta_ads or --platform google_ads")
+		best := 0
+		for i := range score {
+			if score[i] > score[best] {
+				best = i
+			}
 		}
+		var tied []string
+		for i := range score {
+			if score[i] == score[best] {
+				tied = append(tied, platformBits[i])
+			}
+		}
+		if len(tied) > 1 {
+			return p.errAt(p.header.line(), 0, "", "cannot tell from its headers whether this is "+orList(tied, exportName)+" export: "+
+				"its columns are titled alike in each", "pass "+orList(tied, func(pl string) string { return "--platform " + pl }))
+		}
+		p.platform = platformBits[best]
 	default:
 		return &Error{File: p.file, Reason: fmt.Sprintf("unknown platform %q", p.opt.Platform),
-			Fix: "pass --platform meta_ads or --platform google_ads, or leave it out to detect it"}
+			Fix: "pass --platform meta_ads, --platform google_ads or --platform tiktok_ads, or leave it out to detect it"}
 	}
 	p.rep.Platform = p.platform
 	p.lang = "en"
@@ -122,20 +132,37 @@ func (p *parser) choosePlatform(defs []seenHeader, preamble bool) error {
 	return nil
 }
 
+// exportName names a platform's export in messages.
+func exportName(platform string) string {
+	switch platform {
+	case Meta:
+		return "a Meta Ads Manager"
+	case Google:
+		return "a Google Ads"
+	}
+	return "a TikTok Ads Manager"
+}
+
+// orList is "a, b or c" of f of each item.
+func orList(items []string, f func(string) string) string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = f(it)
+	}
+	if len(out) < 2 {
+		return strings.Join(out, "")
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
 // assignColumns records what each column holds for this platform; another
 // platform's columns are not recognized, and a column twice is an error.
 func (p *parser) assignColumns(defs []seenHeader) error {
-	bit := pMeta
-	if p.platform == Google {
-		bit = pGoogle
-	}
+	bit := bitOf(p.platform)
 	var unknown, other []string
 	for i, s := range defs {
 		h := strings.TrimSpace(p.header.fields[i])
-		k := s.def.kind
-		if k > colDerived && s.def.platform&bit == 0 {
-			k = colUnknown // another platform's column
-		}
+		k := s.def.kindOn(bit) // another platform's column is unknown
 		switch k {
 		case colUnknown:
 			if h != "" {
@@ -217,7 +244,7 @@ func (p *parser) checkDays() error {
 	hl := p.header.line()
 	hasDay := p.has(colDay)
 	if pc := p.cols[colPeriod]; pc != nil && !hasDay {
-		return p.errAt(hl, pc.index+1, "", "the rows are weeks or months; the warehouse stores days", dayFix(p.platform))
+		return p.errAt(hl, pc.index+1, "", "the rows are hours, weeks or months; the warehouse stores days", dayFix(p.platform))
 	}
 	if !hasDay && !p.has(colReportStart) {
 		return p.errAt(hl, 0, "", "the export has no Day column", dayFix(p.platform))
@@ -233,11 +260,11 @@ func (p *parser) chooseLevel() error {
 	ad := p.has(colAdName) || p.has(colAdID)
 	switch {
 	case (adset || ad) && !campaign:
-		return p.errAt(hl, 0, "", "the rows name ad sets or ads but not their campaign",
-			"add the Campaign name (Meta) or Campaign (Google) column to the report")
+		return p.errAt(hl, 0, "", "the rows name "+p.adSets()+" or ads but not their campaign",
+			"add the Campaign name (Meta, TikTok) or Campaign (Google) column to the report")
 	case ad && !adset:
-		return p.errAt(hl, 0, "", "the rows name ads but not their ad set",
-			"add the Ad set name (Meta) or Ad group (Google) column to the report")
+		return p.errAt(hl, 0, "", "the rows name ads but not their "+strings.TrimSuffix(p.adSets(), "s"),
+			"add the Ad set name (Meta), Ad group (Google) or Ad group name (TikTok) column to the report")
 	}
 	p.rep.Level = "account"
 	switch {
@@ -248,14 +275,36 @@ func (p *parser) chooseLevel() error {
 	case campaign:
 		p.rep.Level = "campaign"
 	}
+	p.tiktokStatus()
 	return nil
+}
+
+// adSets is what the platform calls ad sets.
+func (p *parser) adSets() string {
+	if p.platform == Meta {
+		return "ad sets"
+	}
+	return "ad groups"
+}
+
+// tiktokStatus drops TikTok's "Primary status" from an ad group or ad report:
+// there it is the status of each ad group or ad, not of its campaign.
+func (p *parser) tiktokStatus() {
+	c := p.cols[colStatus]
+	if p.platform != TikTok || c == nil || p.rep.Level == "campaign" || p.rep.Level == "account" {
+		return
+	}
+	if f, _ := foldHeader(c.header); f == "primary status" {
+		p.cols[colStatus] = nil
+		p.rep.note("%q is each %s's status, not its campaign's: ignored", c.header, map[string]string{"adset": "ad group", "ad": "ad"}[p.rep.Level])
+	}
 }
 
 // noteMetrics requires spend and says what missing metric columns become.
 func (p *parser) noteMetrics() error {
 	if !p.has(measureKind(catalog.Spend)) {
 		what := `"Amount spent (USD)"`
-		if p.platform == Google {
+		if p.platform != Meta {
 			what = `"Cost"`
 		}
 		return p.errAt(p.header.line(), 0, "", "the export has no spend column", "add the "+what+" column to the report")
@@ -272,6 +321,10 @@ func (p *parser) noteMetrics() error {
 		if !conversions {
 			p.rep.note("no Conversions column: conversions are 0")
 		}
+		return nil
+	}
+	if p.platform == TikTok {
+		p.noteTikTokMetrics()
 		return nil
 	}
 	switch link := p.has(measureKind(catalog.LinkClicks)); {
@@ -291,4 +344,20 @@ func (p *parser) noteMetrics() error {
 		p.rep.note("no Purchases or Results column: conversions are 0")
 	}
 	return nil
+}
+
+// noteTikTokMetrics says what a TikTok export's missing metric columns become.
+// Clicks are the destination clicks ("Clicks (destination)"), as TikTok's API
+// reports clicks; "Clicks (all)" also counts likes, shares and profile clicks
+// and is not stored.
+func (p *parser) noteTikTokMetrics() {
+	if !p.has(measureKind(catalog.Clicks)) {
+		p.rep.note(`no "Clicks (destination)" column: clicks are 0 ("Clicks (all)" is not stored: add "Clicks (destination)" to the report)`)
+	}
+	if !p.has(measureKind(catalog.Conversions)) {
+		p.rep.note("no Conversions column: conversions are 0")
+	}
+	if !p.has(measureKind(catalog.ConversionValue)) {
+		p.rep.note(`no "Total complete payment value" column: conversion value is 0`)
+	}
 }

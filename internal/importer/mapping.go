@@ -19,6 +19,23 @@ var objectives = map[string]string{
 	"video": "VIDEO", "shopping": "SHOPPING", "demand gen": "DEMAND_GEN", "generacion de demanda": "DEMAND_GEN",
 }
 
+// tiktokObjectives maps TikTok Ads Manager's objective labels (folded) to the
+// API's objective_type values (v1.3). "Sales" is left as SALES: the API splits
+// it into WEB_CONVERSIONS and PRODUCT_SALES by where the sale happens, which the
+// export does not say.
+var tiktokObjectives = map[string]string{
+	"reach": "REACH", "traffic": "TRAFFIC", "video views": "VIDEO_VIEWS", "community interaction": "ENGAGEMENT",
+	"app promotion": "APP_PROMOTION", "app installs": "APP_PROMOTION", "lead generation": "LEAD_GENERATION",
+	"website conversions": "WEB_CONVERSIONS", "conversions": "WEB_CONVERSIONS", "product sales": "PRODUCT_SALES",
+}
+
+func tiktokObjective(v string) string {
+	if o, ok := tiktokObjectives[fold(v)]; ok {
+		return o
+	}
+	return strings.ToUpper(snake(v))
+}
+
 func objective(v string) string {
 	if v == "" {
 		return ""
@@ -39,7 +56,7 @@ func status(v string) string {
 		return "ARCHIVED"
 	case hasAny(f, "paused", "inactive", "off", "not delivering", "pausad", "inactiv", "desactivad", "no se esta publicando"):
 		return "PAUSED"
-	case hasAny(f, "active", "enabled", "eligible", "activ", "habilitad", "apta", "apto"):
+	case hasAny(f, "active", "enabled", "eligible", "delivering", "learning", "activ", "habilitad", "apta", "apto"):
 		return "ACTIVE"
 	}
 	return ""

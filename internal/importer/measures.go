@@ -25,7 +25,7 @@ func (k kind) measure() (catalog.Measure, bool) {
 var exportPlatforms = []struct {
 	name string
 	bit  int
-}{{catalog.ExportMeta, pMeta}, {catalog.ExportGoogle, pGoogle}}
+}{{catalog.ExportMeta, pMeta}, {catalog.ExportGoogle, pGoogle}, {catalog.ExportTikTok, pTikTok}}
 
 // defineMetricHeaders adds the catalog's metric column titles to the dictionary:
 // stored measures and reach.

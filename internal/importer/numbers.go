@@ -52,13 +52,34 @@ func isEmptyValue(s string) bool {
 }
 
 // trimCurrency removes a currency symbol or code around a number: "$1,234.56",
-// "US$ 12", "12,50 €", "1.234 ARS".
+// "US$ 12", "12,50 €", "1.234 ARS". Other text is left, so that the number is
+// refused: "12.3O" (a letter O typed for a zero) is not 12.3.
 func trimCurrency(s string) string {
 	isSym := func(r rune) bool {
 		return unicode.Is(unicode.Sc, r) || unicode.IsLetter(r) || unicode.IsSpace(r) || r == '\u00a0'
 	}
-	s = strings.TrimLeftFunc(s, isSym)
-	return strings.TrimRightFunc(s, isSym)
+	if t := strings.TrimLeftFunc(s, isSym); isCurrencyAffix(s[:len(s)-len(t)]) {
+		s = t
+	}
+	if t := strings.TrimRightFunc(s, isSym); isCurrencyAffix(s[len(t):]) {
+		s = t
+	}
+	return s
+}
+
+// isCurrencyAffix: text around a number that names a currency: a symbol with at
+// most three letters ("$", "US$", "R$", "€"), or a three-letter code ("ARS").
+func isCurrencyAffix(s string) bool {
+	letters, symbols := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Sc, r):
+			symbols++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters == 0 || symbols > 0 && letters <= 3 || symbols == 0 && letters == 3
 }
 
 // parseDecimal parses s in style st. Thousands separators must group by three.

@@ -138,11 +138,19 @@ func (p *parser) parseObjects(rec record, r *row) error {
 			if !p.has(k) {
 				k--
 			}
-			return p.errCell(rec, k, "no "+l.what+" name or ID on a line that is not a totals line",
-				"fill in the "+l.what+" name, or remove the line")
+			what := l.what
+			if what == "ad set" && p.platform != Meta {
+				what = "ad group"
+			}
+			return p.errCell(rec, k, "no "+what+" name or ID on a line that is not a totals line",
+				"fill in the "+what+" name, or remove the line")
 		}
 	}
-	r.objective = p.mapped("o", p.name(rec, colObjective), objective)
+	if p.platform == TikTok {
+		r.objective = p.mapped("o", p.name(rec, colObjective), tiktokObjective)
+	} else {
+		r.objective = p.mapped("o", p.name(rec, colObjective), objective)
+	}
 	r.status = p.mapped("s", p.name(rec, colStatus), status)
 	r.country = country(p.name(rec, colCountry))
 	r.device = p.mapped("d", p.name(rec, colDevice), device)

@@ -1,8 +1,11 @@
 package sourcetest
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +24,7 @@ var importCases = []importCase{
 	{"dry run", importDryRun},
 	{"objects merge by ID", importMergesObjects},
 	{"files share a campaign", importFilesShareACampaign},
+	{"TikTok exports, then query", importTikTok},
 }
 
 // overlapping covers the last day of meta_en_campaigns_daily.csv and one more.
@@ -345,5 +349,123 @@ func importFilesShareACampaign(t *testing.T, w, ref ImportWarehouse) {
 	third := parse(t, "jan5.csv", []byte(head+"1015823746512093,Winter Sale | Prospecting,2026-01-05,100,30.00\n"), importer.Options{})
 	if f := mustImport(t, wh, importer.WriteOptions{}, third).Files[0]; f.NewCampaigns != 0 {
 		t.Errorf("third file: %+v", f)
+	}
+}
+
+// csvSums are the spend (micros), impressions and conversions of a sample
+// export and its daily reach per campaign, read with encoding/csv and math/big
+// from the file itself (not by the importer), and its lines with activity.
+type csvSums struct {
+	factSums
+	reach map[string]int64 // campaign name + " " + day
+}
+
+func sumCSV(t *testing.T, name, spend, impressions, conversions, value, reach, campaign, day string) csvSums {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(importTestdata(t, name), []byte("\ufeff")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for i, h := range recs[0] {
+		at[h] = i
+	}
+	num := func(rec []string, h string, scale int64) int64 {
+		i, ok := at[h]
+		if h == "" || !ok {
+			return 0
+		}
+		v := strings.ReplaceAll(rec[i], ",", "")
+		if v == "-" || v == "--" || v == "" {
+			return 0
+		}
+		r, ok := new(big.Rat).SetString(v)
+		if !ok {
+			t.Fatalf("%s: %q", name, rec[i])
+		}
+		r.Mul(r, big.NewRat(scale, 1))
+		return r.Num().Int64() / r.Denom().Int64()
+	}
+	s := csvSums{reach: map[string]int64{}}
+	for _, rec := range recs[1:] {
+		if strings.HasPrefix(rec[0], "Total") {
+			continue
+		}
+		sp, im, cv, va, re := num(rec, spend, 1e6), num(rec, impressions, 1), num(rec, conversions, 1), num(rec, value, 1e6), num(rec, reach, 1)
+		if sp == 0 && im == 0 && cv == 0 && va == 0 && re == 0 {
+			continue
+		}
+		s.facts++
+		s.spend += sp
+		s.impressions += im
+		s.conversions += float64(cv)
+		s.value += va
+		if reach != "" {
+			s.reach[rec[at[campaign]]+" "+rec[at[day]]] = re
+		}
+	}
+	return s
+}
+
+// TikTok's sample exports: the warehouse holds the files' sums, the
+// campaigns' daily reach as the file gives it, no reach for ad groups, and
+// link clicks not reported; the second import of the same period replaces.
+func importTikTok(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	exports := func() []*importer.Export {
+		return []*importer.Export{parse(t, "tiktok_en_campaigns_daily.csv", nil, importer.Options{}),
+			parse(t, "tiktok_en_adgroups_daily.csv", nil, tiktokAdGroupOptions)}
+	}
+	res := mustImport(t, wh, importer.WriteOptions{Now: importNow}, exports()...)
+	refRes := mustImport(t, rw, importer.WriteOptions{Now: importNow}, exports()...)
+	sameReports(t, "TikTok samples", refRes.Files, res.Files)
+
+	campaigns := sumCSV(t, "tiktok_en_campaigns_daily.csv", "Cost", "Impressions", "Conversions", "Total complete payment value", "Reach", "Campaign name", "By Day")
+	adgroups := sumCSV(t, "tiktok_en_adgroups_daily.csv", "Cost (EUR)", "Impressions", "Conversions", "Complete payment value", "", "", "")
+	if got := sumsOf(t, wh, tiktokAccount); got != campaigns.factSums {
+		t.Errorf("campaign sample: warehouse %+v, file %+v", got, campaigns.factSums)
+	}
+	if got := sumsOf(t, wh, tiktokAdGroupAccount); got != adgroups.factSums {
+		t.Errorf("ad group sample: warehouse %+v, file %+v", got, adgroups.factSums)
+	}
+	if n := wh.Count(t, "SELECT count(*) FROM facts WHERE account_id = '"+tiktokAccount+"' AND link_clicks IS NOT NULL"); n != 0 {
+		t.Errorf("%d TikTok facts have link clicks; TikTok does not report them", n)
+	}
+
+	src := wh.Open(t)
+	tab := queryTable(t, src, `{"account_ids":["7201845539016472318"],"metrics":["reach"],"dimensions":["campaign_name"],
+		"time_granularity":"daily","date_range":{"start":"2026-01-05","end":"2026-01-07"}}`)
+	got := map[string]int64{}
+	names, days, reach := tab.Column("campaign_name"), tab.Column("date"), tab.Column("reach")
+	for i := range tab.Len() {
+		if days == nil {
+			t.Fatalf("no date column in %+v", tab)
+		}
+		got[names.Strings[i]+" "+days.Strings[i]] = int64(reach.Numbers[i])
+	}
+	src.Close()
+	if len(got) != len(campaigns.reach) {
+		t.Errorf("daily reach %v, want %v", got, campaigns.reach)
+	}
+	for k, v := range campaigns.reach {
+		if got[k] != v {
+			t.Errorf("reach of %s: %d, want %d (the file's)", k, got[k], v)
+		}
+	}
+	if n := wh.Count(t, "SELECT count(*) FROM reach WHERE account_id = '"+tiktokAdGroupAccount+"'"); n != 0 {
+		t.Errorf("%d reach rows for the ad group sample, want none", n)
+	}
+	if want, got := answers(t, rw, importQueries[5:]...), answers(t, wh, importQueries[5:]...); got != want {
+		t.Errorf("answers differ\n--- reference\n%s\n--- got\n%s", want, got)
+	}
+
+	// A re-export of the same days (other bytes) replaces them: same sums.
+	again := append(importTestdata(t, "tiktok_en_campaigns_daily.csv"), "\n"...)
+	f := mustImport(t, wh, importer.WriteOptions{}, parse(t, "again.csv", again, importer.Options{})).Files[0]
+	if f.FactsAdded != campaigns.facts || f.FactsReplaced != campaigns.facts {
+		t.Errorf("re-export %+v", f)
+	}
+	if got := sumsOf(t, wh, tiktokAccount); got != campaigns.factSums {
+		t.Errorf("after the re-export: %+v, want %+v", got, campaigns.factSums)
 	}
 }

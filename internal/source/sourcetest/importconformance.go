@@ -105,8 +105,18 @@ func sampleExports(t *testing.T) []*importer.Export {
 		parse(t, "google_en_campaigns_daily.csv", nil, importer.Options{AccountID: "111-222-3333", AccountName: "Brand Co - Search", Timezone: "America/New_York"}),
 		parse(t, "meta_es_adsets_daily.csv", nil, importer.Options{AccountID: "2284619037465520", AccountName: "Lumen Outdoor EU", Timezone: "Europe/Berlin"}),
 		parse(t, "google_es_semicolon.csv", nil, importer.Options{AccountID: "111-222-3334", Timezone: "Europe/Madrid"}),
+		parse(t, "tiktok_en_campaigns_daily.csv", nil, importer.Options{Timezone: "America/Los_Angeles"}),
+		parse(t, "tiktok_en_adgroups_daily.csv", nil, tiktokAdGroupOptions),
 	}
 }
+
+// tiktokAdGroupOptions are what the TikTok ad group sample (no account columns) needs.
+var tiktokAdGroupOptions = importer.Options{AccountID: tiktokAdGroupAccount, AccountName: "Lumen Outdoor ES", Timezone: "Europe/Madrid"}
+
+const (
+	tiktokAccount        = "7201845539016472318" // the TikTok campaign sample's advertiser
+	tiktokAdGroupAccount = "7301122334455667788"
+)
 
 func mustImport(t *testing.T, w ImportTarget, opt importer.WriteOptions, exports ...*importer.Export) *importer.WriteResult {
 	t.Helper()
@@ -124,6 +134,8 @@ var importQueries = []string{
 	`{"account_ids":["111-222-3333","111-222-3334"],"metrics":["spend","conversions","conversion_value","cpc"],"dimensions":["account_name","campaign_name","campaign_status"],"date_range":{"start":"2026-01-01","end":"2026-02-28"},"sort":[{"field":"spend","direction":"desc"}]}`,
 	`{"account_ids":["act_2284619037465520"],"metrics":["spend","link_clicks","conversions"],"dimensions":["adset_name"],"time_granularity":"daily","date_range":{"start":"2026-02-01","end":"2026-02-02"}}`,
 	`{"account_ids":["act_1015823746512093","111-222-3333","act_2284619037465520","111-222-3334"],"metrics":["spend","impressions","cpm"],"dimensions":["currency","platform"],"time_granularity":"monthly","date_range":{"start":"2026-01-01","end":"2026-02-28"}}`,
+	`{"account_ids":["7201845539016472318"],"metrics":["reach","spend","clicks","link_clicks","conversions","conversion_value","video_views","video_views_p100","frequency","roas"],"dimensions":["campaign_name","campaign_objective","campaign_status"],"time_granularity":"daily","date_range":{"start":"2026-01-05","end":"2026-01-07"}}`,
+	`{"account_ids":["7301122334455667788","7201845539016472318"],"metrics":["spend","impressions","ctr","cpa"],"dimensions":["account_name","adset_name","currency","platform"],"date_range":{"start":"2026-01-05","end":"2026-01-07"}}`,
 }
 
 // answers are the warehouse's accounts, dataset description and answers to
