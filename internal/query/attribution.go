@@ -167,3 +167,19 @@ func (n *normalizer) windowColumn() {
 		Detail: fmt.Sprintf("The accounts count conversions under %d attribution windows (%s); an attribution_window column was added so conversions counted under different windows are never summed",
 			len(ws), strings.Join(ws, ", "))})
 }
+
+// Recounted is the query as a source that fetches conversions under the
+// asked window holds them: its accounts' windows are the query's (a live
+// connector asks the platform for that window; the rows it stages are
+// counted under it). The query itself when it asks for no window.
+func (q *Query) Recounted() *Query {
+	if q.AttributionWindow == "" {
+		return q
+	}
+	r := *q
+	r.Accounts = slices.Clone(q.Accounts)
+	for i := range r.Accounts {
+		r.Accounts[i].AttributionWindow = q.AttributionWindow
+	}
+	return &r
+}

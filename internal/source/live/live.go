@@ -99,6 +99,7 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 // need, with reach at every coarser grain (see planPass), so that those later
 // queries make no new request.
 func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
+	q = q.Recounted()
 	e, release, err := s.stagedFor(ctx, q)
 	if err != nil {
 		return nil, err

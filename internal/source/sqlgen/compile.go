@@ -133,6 +133,9 @@ func Compile(q *query.Query, d Dialect) (*Plan, error) {
 // only the rows whose dimensions of those names are all empty (the rows fit's
 // step 1 removes), filtered before grouping.
 func compileWith(q *query.Query, d Dialect, b *builder, onlyEmpty []string) (*Plan, error) {
+	if err := q.StoredWindowError(); err != nil {
+		return nil, err // a warehouse holds one window per account
+	}
 	c := &compilation{q: q, d: d, p: &Plan{}, b: b, onlyEmpty: onlyEmpty}
 	if err := c.useMetrics(); err != nil {
 		return nil, err
