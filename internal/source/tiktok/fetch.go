@@ -261,7 +261,8 @@ func (r *accountRows) names(accountID string, l level, row *ReportRow) {
 
 // fact turns a report row into a warehouse fact: the day (daily reports) or
 // the span's first day, the level's IDs, the breakdowns and the measures, as
-// the catalog says TikTok gives each.
+// the catalog says TikTok gives each. IDs may be empty: TikTok reports spend
+// it cannot attribute to a (deleted) object, and the warehouse keeps it.
 func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) (ads.Fact, error) {
 	date := sp.start
 	if p.daily {
@@ -283,9 +284,6 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 	}
 	if p.level >= levelAd {
 		f.AdID = r.Text("ad_id")
-	}
-	if id := r.Text(levels[p.level].id); id == "" {
-		return ads.Fact{}, &malformedError{"a " + p.level.String() + " row without " + levels[p.level].id}
 	}
 	for _, a := range p.audience {
 		d := audienceDims[a]
