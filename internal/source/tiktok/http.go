@@ -41,7 +41,8 @@ func (c *Connector) do(ctx context.Context, r request) ([]byte, error) {
 	var body []byte
 	err := c.api.Do(ctx, r.label(), func(ctx context.Context) error {
 		var err error
-		body, err = c.send(ctx, r)
+		var wait time.Duration
+		body, wait, err = c.send(ctx, r)
 		if err != nil {
 			return err
 		}
@@ -50,6 +51,7 @@ func (c *Connector) do(ctx context.Context, r request) ([]byte, error) {
 			if errors.As(err, &ae) {
 				ae.HTTPStatus = http.StatusOK
 				ae.Message = c.redact(ae.Message)
+				ae.RetryAfter = wait
 				return ae
 			}
 			return &malformedError{r.label() + ": " + c.redact(err.Error())}
@@ -59,8 +61,10 @@ func (c *Connector) do(ctx context.Context, r request) ([]byte, error) {
 	return body, err
 }
 
-// send makes one HTTP request (counted as a source call by c.client).
-func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
+// send makes one HTTP request (counted as a source call by c.client): the
+// body of a 2xx response with its Retry-After wait (TikTok may throttle with
+// HTTP 200), or an error.
+func (c *Connector) send(ctx context.Context, r request) ([]byte, time.Duration, error) {
 	u := c.base.JoinPath("open_api", c.opts.APIVersion, r.path)
 	if strings.HasSuffix(r.path, "/") && !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
@@ -68,7 +72,7 @@ func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
 	u.RawQuery = r.params.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, errors.New("building " + r.label() + ": " + c.redact(err.Error()))
+		return nil, 0, errors.New("building " + r.label() + ": " + c.redact(err.Error()))
 	}
 	req.Header.Set("Access-Token", c.opts.AccessToken)
 	req.Header.Set("Accept", "application/json")
@@ -77,29 +81,29 @@ func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
 	resp, err := c.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
 		msg := err.Error()
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			msg = ue.Err.Error()
 		}
-		return nil, &transportError{msg: r.label() + ": " + c.redact(msg)}
+		return nil, 0, &transportError{msg: r.label() + ": " + c.redact(msg)}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	c.log.Debug("tiktok request", "request", r.label(), "status", resp.StatusCode, "bytes", len(body), "elapsed", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
-		return nil, &transportError{msg: r.label() + ": reading the response: " + c.redact(err.Error())}
+		return nil, 0, &transportError{msg: r.label() + ": reading the response: " + c.redact(err.Error())}
 	}
 	if len(body) > maxBody {
-		return nil, fmt.Errorf("%s: response larger than %d MB", r.label(), maxBody>>20)
+		return nil, 0, fmt.Errorf("%s: response larger than %d MB", r.label(), maxBody>>20)
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return body, nil
+		return body, retryAfter(resp.Header), nil
 	}
 	ae := &APIError{Message: fmt.Sprintf("%s answered HTTP %d (%s)", r.label(), resp.StatusCode, c.redact(truncate(string(body), 200)))}
 	var inner *APIError
@@ -109,7 +113,7 @@ func (c *Connector) send(ctx context.Context, r request) ([]byte, error) {
 	}
 	ae.HTTPStatus = resp.StatusCode
 	ae.RetryAfter = retryAfter(resp.Header)
-	return nil, ae
+	return nil, 0, ae
 }
 
 // retryAfter is the Retry-After header's wait in seconds (capped at a day),
