@@ -538,3 +538,15 @@ func (s *Server) serveCampaigns(w http.ResponseWriter, p url.Values, sc scenario
 	}
 	s.servePaged(w, p, rows, sc)
 }
+
+// Ads are the IDs of an advertiser's ads, sorted (for tests of ID filters).
+func (s *Server) Ads(advertiserID string) []string {
+	var out []string
+	for id, a := range s.data.ads {
+		if a.AccountID == advertiserID {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
