@@ -241,4 +241,3 @@ func TestContextDeadline(t *testing.T) {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
 }
-
