@@ -96,11 +96,12 @@ type Field struct {
 	// grain asked for, never summed. A non-additive metric without it derives
 	// from one that has it (frequency = impressions / reach).
 	Distinct string `json:"-"`
-	// Meta and Google say how each platform's API gives the metric, Exports how
+	// Meta, Google and TikTok say how each platform's API gives the metric, Exports how
 	// each platform's report export titles it (keyed by ExportMeta,
 	// ExportGoogle); nil or absent where the platform does not report it.
 	Meta    *MetaFetch        `json:"-"`
 	Google  *GoogleFetch      `json:"-"`
+	TikTok  *TikTokFetch      `json:"-"`
 	Exports map[string]Export `json:"-"`
 }
 

@@ -44,6 +44,14 @@ type GoogleFetch struct {
 	Value GoogleValue
 }
 
+// TikTokFetch is how the TikTok API for Business's integrated report
+// (/report/integrated/get/) gives a metric: a metric name of the report, whose
+// value TikTok writes as a string (money as a decimal in the account's currency,
+// counts as whole numbers). docs/tiktok.md has the table and its sources.
+type TikTokFetch struct {
+	Field string // the report metric, e.g. "spend", "video_play_actions"
+}
+
 // Export platforms: the report exports the importer reads.
 const (
 	ExportMeta   = MetaAds   // Meta Ads Manager's "Export table data"

@@ -17,7 +17,7 @@ var connectorPlatforms = []string{MetaAds, GoogleAds}
 func TestEveryMetricMapped(t *testing.T) {
 	for _, f := range Fields() {
 		if !f.IsMetric() {
-			if f.Storage != nil || f.Meta != nil || f.Google != nil || len(f.Exports) > 0 || f.Distinct != "" {
+			if f.Storage != nil || f.Meta != nil || f.Google != nil || f.TikTok != nil || len(f.Exports) > 0 || f.Distinct != "" {
 				t.Errorf("%s: a dimension with metric storage or fetching", f.Name)
 			}
 			continue
@@ -50,6 +50,13 @@ func TestEveryMetricMapped(t *testing.T) {
 					t.Errorf("%s: %s export header %q is not folded (lower case, no accents, single spaces)", f.Name, p, h)
 				}
 			}
+		}
+		// TikTok has a connector but no report export the importer reads.
+		if reported := fetched && f.HasPlatform(TikTokAds); (f.TikTok != nil) != reported {
+			t.Errorf("%s: TikTok report metric declared %v, but reported on TikTok %v: declare TikTok (TikTokFetch) or drop %s from Platforms", f.Name, f.TikTok != nil, reported, TikTokAds)
+		}
+		if tf := f.TikTok; tf != nil && (tf.Field == "" || strings.ContainsAny(tf.Field, " ,[]\"")) {
+			t.Errorf("%s: TikTok fetch %+v: one report metric name", f.Name, *tf)
 		}
 		if m := f.Meta; m != nil {
 			listField := m.Field == "actions" || m.Field == "action_values"

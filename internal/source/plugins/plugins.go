@@ -15,6 +15,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/meta"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/adsmcp/adsmcp/internal/source/registry"
+	"github.com/adsmcp/adsmcp/internal/source/tiktok"
 )
 
 // All are the sources, live ones first: their sections under sources: in the
@@ -23,6 +24,7 @@ import (
 var All = []registry.Plugin{
 	meta.Plugin,
 	googleads.Plugin,
+	tiktok.Plugin,
 	postgres.Plugin,
 	clickhouse.Plugin,
 }

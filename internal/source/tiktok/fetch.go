@@ -1,0 +1,394 @@
+package tiktok
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/adsmcp/adsmcp/fit"
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/live"
+)
+
+// Fetch adds to b every row q needs from the advertisers, fetching several in
+// parallel (Options.Workers) within ctx's deadline: one report per span of
+// the range and per set of at most 100 filtered IDs, each read to its last
+// page, and the reach the warehouse reads. Advertisers that cannot be read
+// fail together in a *source.AccountsError; when ctx ends, Fetch returns
+// ctx's error.
+func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
+	p, err := planQuery(q)
+	if err != nil {
+		return err
+	}
+	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
+		out := newAccountRows()
+		if err := c.fetchAccount(ctx, p, a.AccountID, out); err != nil {
+			return err
+		}
+		if p.reach != nil {
+			if err := c.fetchReach(ctx, p, a.AccountID, out); err != nil {
+				return err
+			}
+		}
+		out.addTo(b)
+		return nil
+	})
+}
+
+// FetchReach adds to b only the reach q reads from the advertisers
+// (live.ReachFetcher), asked in the same pass as the rows of a finer grain so
+// that a coarser answer needs no new fetch.
+func (c *Connector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
+	p, err := planQuery(q)
+	if err != nil || p.reach == nil {
+		return err
+	}
+	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
+		out := newAccountRows()
+		if err := c.fetchReach(ctx, p, a.AccountID, out); err != nil {
+			return err
+		}
+		b.Reach(out.reach...)
+		return nil
+	})
+}
+
+// eachAccount runs fetch for every advertiser on the worker pool.
+func (c *Connector) eachAccount(ctx context.Context, accounts []ads.Account, fetch func(ads.Account) error) error {
+	jobs := make(chan ads.Account)
+	var (
+		mu     sync.Mutex
+		failed []*source.AccountError
+		wg     sync.WaitGroup
+	)
+	for range min(c.opts.Workers, len(accounts)) {
+		wg.Go(func() {
+			for a := range jobs {
+				err := fetch(a)
+				if err == nil || ctx.Err() != nil {
+					continue
+				}
+				ae := c.accountError(a.AccountID, err)
+				mu.Lock()
+				failed = append(failed, ae)
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for _, a := range accounts {
+		select {
+		case jobs <- a:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return &source.AccountsError{Failed: failed}
+	}
+	return nil
+}
+
+// accountRows are one advertiser's rows, added to the batch only once all of
+// it has been read.
+type accountRows struct {
+	campaigns map[string]*ads.Campaign
+	adgroups  map[string]ads.AdSet
+	ads       map[string]ads.Ad
+	facts     []ads.Fact
+	reach     []ads.Reach
+}
+
+func newAccountRows() *accountRows {
+	return &accountRows{campaigns: map[string]*ads.Campaign{}, adgroups: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}}
+}
+
+func (r *accountRows) addTo(b *live.Batch) {
+	for _, c := range r.campaigns {
+		b.Campaign(*c)
+	}
+	for _, s := range r.adgroups {
+		b.AdSet(s)
+	}
+	for _, a := range r.ads {
+		b.Ad(a)
+	}
+	b.Facts(r.facts...)
+	b.Reach(r.reach...)
+}
+
+func (r *accountRows) campaign(accountID, id string) *ads.Campaign {
+	c := r.campaigns[id]
+	if c == nil {
+		c = &ads.Campaign{CampaignID: id, AccountID: accountID}
+		r.campaigns[id] = c
+	}
+	return c
+}
+
+// fetchAccount reads the facts and names p needs from one advertiser.
+func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, id string, out *accountRows) error {
+	if p.campaignStatus {
+		if err := c.campaigns(ctx, id, out); err != nil {
+			return err
+		}
+	}
+	for _, sp := range p.spans {
+		for _, filters := range p.filterSets {
+			params := reportParams(id, p.level, p.audience, p.daily, p.metrics, sp, filters, c.opts.PageSize)
+			err := c.report(ctx, params, func(r *ReportRow) error {
+				f, err := c.fact(p, sp, id, r)
+				if err != nil {
+					return err
+				}
+				out.facts = append(out.facts, f)
+				out.names(id, p.level, r)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fetchReach reads p's reach from one advertiser: reports of reach alone at
+// the plan's level, one per period (or per 30 days of daily reach) and per
+// filter set.
+func (c *Connector) fetchReach(ctx context.Context, p *fetchPlan, id string, out *accountRows) error {
+	rp := p.reach
+	reachField := catalog.MustLookup("reach").TikTok.Field
+	for _, sp := range rp.spans() {
+		for _, filters := range p.filterSets {
+			params := reportParams(id, rp.level, nil, rp.grain == fit.Daily, []string{reachField}, sp, filters, c.opts.PageSize)
+			err := c.report(ctx, params, func(r *ReportRow) error {
+				v, ok, err := r.Micros(reachField)
+				if err != nil || !ok {
+					return malformed(err)
+				}
+				if v < 0 || v%1e6 != 0 {
+					return &malformedError{fmt.Sprintf("reach %s is not a whole count", formatMicros(v))}
+				}
+				period := sp.start
+				if rp.grain == fit.Daily {
+					if period, err = r.Day(); err != nil || period.Before(sp.start) || period.After(sp.end) {
+						return malformed(err)
+					}
+				}
+				rr := ads.Reach{Level: rp.level.String(), ObjectID: id, AccountID: id, Grain: string(rp.grain), PeriodStart: period, Reach: v / 1e6}
+				if rp.level == levelCampaign {
+					if rr.ObjectID = r.Text("campaign_id"); rr.ObjectID == "" {
+						return &malformedError{"a campaign reach row without campaign_id"}
+					}
+				}
+				out.reach = append(out.reach, rr)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func malformed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &malformedError{err.Error()}
+}
+
+// report reads every page of one report (page 1 to page_info.total_page),
+// calling row for each row.
+func (c *Connector) report(ctx context.Context, params url.Values, row func(*ReportRow) error) error {
+	for page := 1; ; page++ {
+		params.Set("page", strconv.Itoa(page))
+		body, err := c.do(ctx, request{path: "/report/integrated/get/", params: params})
+		if err != nil {
+			return err
+		}
+		rp, err := ParseReport(body)
+		if err != nil {
+			return &malformedError{c.redact(err.Error())}
+		}
+		if rp.Page != page {
+			return &malformedError{fmt.Sprintf("asked for page %d of a report, got page %d", page, rp.Page)}
+		}
+		for i := range rp.Rows {
+			if err := row(&rp.Rows[i]); err != nil {
+				return err
+			}
+		}
+		if page >= rp.TotalPage {
+			return nil
+		}
+	}
+}
+
+// names records the campaign, ad group and ad a row names.
+func (r *accountRows) names(accountID string, l level, row *ReportRow) {
+	campaignID, adgroupID, adID := row.Text("campaign_id"), row.Text("adgroup_id"), row.Text("ad_id")
+	if l >= levelCampaign && campaignID != "" {
+		cp := r.campaign(accountID, campaignID)
+		if n := row.Text("campaign_name"); n != "" {
+			cp.Name = n
+		}
+		if o := row.Text("objective_type"); o != "" {
+			cp.Objective = o
+		}
+	}
+	if l >= levelAdGroup && adgroupID != "" {
+		r.adgroups[adgroupID] = ads.AdSet{AdSetID: adgroupID, CampaignID: campaignID, AccountID: accountID, Name: row.Text("adgroup_name")}
+	}
+	if l >= levelAd && adID != "" {
+		r.ads[adID] = ads.Ad{AdID: adID, AdSetID: adgroupID, CampaignID: campaignID, AccountID: accountID, Name: row.Text("ad_name")}
+	}
+}
+
+// fact turns a report row into a warehouse fact: the day (daily reports) or
+// the span's first day, the level's IDs, the breakdowns and the measures, as
+// the catalog says TikTok gives each. IDs may be empty: TikTok reports spend
+// it cannot attribute to a (deleted) object, and the warehouse keeps it.
+func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) (ads.Fact, error) {
+	date := sp.start
+	if p.daily {
+		d, err := r.Day()
+		if err != nil {
+			return ads.Fact{}, &malformedError{err.Error()}
+		}
+		if d.Before(sp.start) || d.After(sp.end) {
+			return ads.Fact{}, &malformedError{fmt.Sprintf("a row for %s, outside the requested range %s … %s", d.Format(time.DateOnly), sp.start.Format(time.DateOnly), sp.end.Format(time.DateOnly))}
+		}
+		date = d
+	}
+	f := ads.Fact{Date: date, AccountID: accountID}
+	if p.level >= levelCampaign {
+		f.CampaignID = r.Text("campaign_id")
+	}
+	if p.level >= levelAdGroup {
+		f.AdSetID = r.Text("adgroup_id")
+	}
+	if p.level >= levelAd {
+		f.AdID = r.Text("ad_id")
+	}
+	for _, a := range p.audience {
+		d := audienceDims[a]
+		d.set(&f, r.Text(d.field))
+	}
+	for m, mf := range catalog.Measures() {
+		v, err := measure(mf, r)
+		if err != nil {
+			return ads.Fact{}, &malformedError{err.Error()}
+		}
+		f.Measures[m] = v
+	}
+	return f, nil
+}
+
+// measure is a stored metric's value in a row, of its column's kind: money in
+// micros, counts whole, doubles as reported; ads.NotReported where TikTok does
+// not report the metric (no TikTokFetch), 0 where the row lacks it.
+func measure(f catalog.Field, r *ReportRow) (float64, error) {
+	if f.TikTok == nil {
+		return ads.NotReported, nil
+	}
+	m, _, err := r.Micros(f.TikTok.Field)
+	if err != nil {
+		return 0, err
+	}
+	switch f.Storage.Kind {
+	case catalog.Micros:
+		return float64(m), nil
+	case catalog.Integer:
+		if m%1e6 != 0 {
+			return 0, fmt.Errorf("metric %s: %s is not a whole count", f.TikTok.Field, formatMicros(m))
+		}
+		return float64(m / 1e6), nil
+	}
+	return float64(m) / 1e6, nil
+}
+
+// formatMicros writes micros as the shortest exact decimal, for messages.
+func formatMicros(m int64) string {
+	neg := m < 0
+	if neg {
+		m = -m
+	}
+	s := strconv.FormatInt(m/1e6, 10)
+	if frac := m % 1e6; frac != 0 {
+		fs := fmt.Sprintf("%06d", frac)
+		for fs[len(fs)-1] == '0' {
+			fs = fs[:len(fs)-1]
+		}
+		s += "." + fs
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// campaignFields are what /campaign/get/ is asked for campaign_status.
+var campaignFields = mustJSON([]string{"campaign_id", "campaign_name", "objective_type", "operation_status", "secondary_status"})
+
+// campaigns reads the advertiser's campaigns' names, objectives and statuses
+// (/campaign/get/, every page), deleted ones included.
+func (c *Connector) campaigns(ctx context.Context, id string, out *accountRows) error {
+	for page := 1; ; page++ {
+		body, err := c.do(ctx, request{path: "/campaign/get/", params: url.Values{
+			"advertiser_id": {id}, "fields": {campaignFields}, "page": {strconv.Itoa(page)}, "page_size": {strconv.Itoa(c.opts.PageSize)},
+			"filtering": {`{"secondary_status":"CAMPAIGN_STATUS_ALL"}`}}})
+		if err != nil {
+			return err
+		}
+		var data campaignsData
+		if err := decodeData(body, "campaigns", &data); err != nil {
+			return malformed(err)
+		}
+		if data.List == nil || data.PageInfo == nil {
+			return &malformedError{"campaigns: no list or no page_info"}
+		}
+		for _, x := range *data.List {
+			if !x.CampaignID.present || x.CampaignID.s == "" {
+				continue
+			}
+			cp := out.campaign(id, x.CampaignID.s)
+			cp.Name, cp.Objective, cp.Status = x.Name, x.ObjectiveType, campaignStatus(x.OperationStatus, x.SecondaryStatus)
+		}
+		total, err := smallCount(data.PageInfo.TotalPage)
+		if err != nil {
+			return &malformedError{"campaigns page_info: " + err.Error()}
+		}
+		if page >= total {
+			return nil
+		}
+	}
+}
+
+// campaignStatus normalizes a campaign's status like the warehouse's
+// campaign_status: deleted is ARCHIVED, disabled PAUSED, enabled ACTIVE.
+func campaignStatus(operation, secondary string) string {
+	switch {
+	case secondary == "CAMPAIGN_STATUS_DELETE":
+		return "ARCHIVED"
+	case operation == "DISABLE":
+		return "PAUSED"
+	case operation == "ENABLE":
+		return "ACTIVE"
+	}
+	return operation
+}
