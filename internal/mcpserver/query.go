@@ -22,18 +22,19 @@ import (
 // schema states (aliases, synonyms, time fields as dimensions) and explains
 // what it rejects.
 type QueryInput struct {
-	Metrics         []string      `json:"metrics" jsonschema:"What to measure (at least one), e.g. [\"spend\",\"clicks\",\"ctr\"]. Ratios (ctr, cpc, cpm, cpa, roas, conversion_rate) are recomputed from their parts at every grain. See list_fields."`
-	Dimensions      []string      `json:"dimensions,omitempty" jsonschema:"Group rows by these, e.g. [\"campaign_name\"]. Never a time field (use time_granularity). Omit for totals."`
-	AccountIDs      []string      `json:"account_ids,omitempty" jsonschema:"Accounts to query, from list_accounts. Omit for every account (on platforms, if given); more than the maximum is an error that lists the accounts."`
-	Platforms       []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these ad platforms. Instagram, Facebook, YouTube, Search… are placements inside a platform, not platforms: for them filter publisher_platform (e.g. EQUALS instagram)."`
-	DatePreset      string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
-	DateRange       *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
-	Compare         any           `json:"compare,omitempty" jsonschema:"Compare with another window: previous_period (as many days just before; whole weeks/months at weekly/monthly grain), previous_year (same dates a year earlier; ISO weeks at weekly grain) or {start,end}, not overlapping the dates. Adds per metric m: m_compare, m_change, m_change_pct, which sort and filters may use. Rows in one window only are kept, with compare_status new or stopped."`
-	TimeGranularity string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM), quarterly (column quarter: YYYY-Qn, calendar quarters, Q1 = January–March) or total (no time column; the default)."`
-	Filters         []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
-	Sort            []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
-	Limit           int           `json:"limit,omitempty" jsonschema:"Keep only the first N rows after sort (requires sort); _meta reports how many rows existed. The only way rows are ever cut: use it for an explicit top-N only."`
-	TokenBudget     int           `json:"token_budget,omitempty" jsonschema:"Lower the response's token budget below the client's default (it cannot raise it). Rarely needed."`
+	Metrics           []string      `json:"metrics" jsonschema:"What to measure (at least one), e.g. [\"spend\",\"clicks\",\"ctr\"]. Ratios (ctr, cpc, cpm, cpa, roas, conversion_rate) are recomputed from their parts at every grain. See list_fields."`
+	Dimensions        []string      `json:"dimensions,omitempty" jsonschema:"Group rows by these, e.g. [\"campaign_name\"]. Never a time field (use time_granularity). Omit for totals."`
+	AccountIDs        []string      `json:"account_ids,omitempty" jsonschema:"Accounts to query, from list_accounts. Omit for every account (on platforms, if given); more than the maximum is an error that lists the accounts."`
+	Platforms         []string      `json:"platforms,omitempty" jsonschema:"Only accounts on these ad platforms. Instagram, Facebook, YouTube, Search… are placements inside a platform, not platforms: for them filter publisher_platform (e.g. EQUALS instagram)."`
+	DatePreset        string        `json:"date_preset,omitempty" jsonschema:"Relative period in each account's timezone; last_Nd ends yesterday. Default last_30d. Give date_preset or date_range, not both."`
+	DateRange         *DateRange    `json:"date_range,omitempty" jsonschema:"Inclusive dates in each account's timezone. Give date_range or date_preset, not both."`
+	Compare           any           `json:"compare,omitempty" jsonschema:"Compare with another window: previous_period (as many days just before; whole weeks/months at weekly/monthly grain), previous_year (same dates a year earlier; ISO weeks at weekly grain) or {start,end}, not overlapping the dates. Adds per metric m: m_compare, m_change, m_change_pct, which sort and filters may use. Rows in one window only are kept, with compare_status new or stopped."`
+	TimeGranularity   string        `json:"time_granularity,omitempty" jsonschema:"Time rows: daily (column date), weekly (column week: the Monday of the ISO week), monthly (column month: YYYY-MM), quarterly (column quarter: YYYY-Qn, calendar quarters, Q1 = January–March) or total (no time column; the default)."`
+	Filters           []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
+	Sort              []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
+	Limit             int           `json:"limit,omitempty" jsonschema:"Keep only the first N rows after sort (requires sort); _meta reports how many rows existed. The only way rows are ever cut: use it for an explicit top-N only."`
+	AttributionWindow string        `json:"attribution_window,omitempty" jsonschema:"Count conversions under this attribution window instead of each account's own (stated in _meta.definitions): parts joined by _, clicks first, e.g. 7d_click_1d_view, 1d_click, 28d_click, 7d_click_1d_ev. Meta accounts only; Google and TikTok count under their own settings."`
+	TokenBudget       int           `json:"token_budget,omitempty" jsonschema:"Lower the response's token budget below the client's default (it cannot raise it). Rarely needed."`
 }
 
 // DateRange is an inclusive range of dates.
