@@ -20,17 +20,54 @@ const (
 // gives it, from the catalog.
 func fieldTables() string {
 	var b strings.Builder
-	b.WriteString("| metric | aggregation | unit | stored as | Meta Ads API | Google Ads API | Meta Ads export | Google Ads export | not reported by |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| metric | aggregation | unit | stored as | Meta Ads API | Google Ads API | TikTok API | Meta Ads export | Google Ads export | TikTok Ads export | not reported by |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, f := range Fields() {
 		if !f.IsMetric() {
 			continue
 		}
 		b.WriteString("| `" + f.Name + "` | " + aggregationOf(f) + " | " + string(f.Unit) + " | " + storedAs(f) + " | " +
-			metaOf(f) + " | " + googleOf(f) + " | " + exportOf(f, ExportMeta) + " | " + exportOf(f, ExportGoogle) + " | " +
-			notReported(f) + " |\n")
+			metaOf(f) + " | " + googleOf(f) + " | " + tiktokOf(f) + " | " + exportOf(f, ExportMeta) + " | " + exportOf(f, ExportGoogle) + " | " +
+			exportOf(f, ExportTikTok) + " | " + notReported(f) + " |\n")
+	}
+	b.WriteString("\nBreakdown sets (`internal/catalog/breakdowns.go`): the breakdowns each platform reports together. A query reads\n")
+	b.WriteString("one set per platform, the first in this order that holds all its breakdowns.\n\n")
+	b.WriteString("| set (`facts.breakdown`) | dimensions | kept per | metrics | " + strings.Join(platformNames(), " | ") + " |\n")
+	b.WriteString("|---|---|---|---|" + strings.Repeat("---|", len(AllPlatforms)) + "\n")
+	for _, s := range BreakdownSets() {
+		metrics := "every additive metric (and the ratios of them)"
+		if s.Metrics != nil {
+			metrics = "`" + strings.Join(s.Metrics, "`, `") + "` only"
+		}
+		level := map[Level]string{LevelAd: "ad", LevelCampaign: "campaign"}[s.Level]
+		row := "| `" + s.Key + "` | `" + strings.Join(s.Dimensions, "`, `") + "` | " + level + " | " + metrics + " |"
+		for _, p := range AllPlatforms {
+			mark := " – |"
+			for _, q := range s.Platforms {
+				if q == p {
+					mark = " yes |"
+				}
+			}
+			row += mark
+		}
+		b.WriteString(row + "\n")
 	}
 	return b.String()
+}
+
+func platformNames() []string {
+	var out []string
+	for _, p := range Platforms() {
+		out = append(out, p.DisplayName)
+	}
+	return out
+}
+
+func tiktokOf(f Field) string {
+	if f.TikTok == nil {
+		return "–"
+	}
+	return "`" + f.TikTok.Field + "`"
 }
 
 func aggregationOf(f Field) string {
