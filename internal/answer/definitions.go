@@ -23,7 +23,9 @@ type conversionsDefinition struct {
 	// per conversion_action row, only that row's action.
 	Counts string `json:"counts"`
 	// AttributionWindow is the window they are credited under; Window says
-	// whether the query asked for it or it is the account's own setting.
+	// whether the query asked for it or it is the one the account is counted
+	// under by default (the source's: a warehouse's stored counts, a
+	// platform's default window).
 	AttributionWindow string   `json:"attribution_window"`
 	Window            string   `json:"window"`
 	Accounts          []string `json:"accounts"`
@@ -38,7 +40,7 @@ func definitionsOf(q *query.Query) any {
 	var out definitions
 	for _, a := range q.Accounts {
 		d := conversionsDefinition{Platform: a.Platform, Counts: a.ConversionActions,
-			AttributionWindow: q.WindowOf(a), Window: "account setting"}
+			AttributionWindow: q.WindowOf(a), Window: "default"}
 		if d.Counts == "" {
 			d.Counts = "the platform's conversions (the source does not name the actions)"
 		}
