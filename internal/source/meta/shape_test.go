@@ -224,8 +224,8 @@ func TestNewOptions(t *testing.T) {
 func TestActionTypes(t *testing.T) {
 	row := Row{DateStart: day("2026-03-01"), DateStop: day("2026-03-01"),
 		Actions: map[string][]Action{
-			"actions":       {{"purchase", 3e6}, {"omni_purchase", 3e6}, {"lead", 2e6}, {"video_view", 40e6}},
-			"action_values": {{"purchase", 120_500000}, {"omni_purchase", 120_500000}, {"lead", 9e6}}}}
+			"actions":       {{Type: "purchase", Micros: 3e6}, {Type: "omni_purchase", Micros: 3e6}, {Type: "lead", Micros: 2e6}, {Type: "video_view", Micros: 40e6}},
+			"action_values": {{Type: "purchase", Micros: 120_500000}, {Type: "omni_purchase", Micros: 120_500000}, {Type: "lead", Micros: 9e6}}}}
 	p := &fetchPlan{start: row.DateStart, end: row.DateStart, increment: "1"}
 	for _, tc := range []struct {
 		types []string
