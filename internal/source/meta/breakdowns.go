@@ -89,11 +89,11 @@ func (p *fetchPlan) planWindows(window string) error {
 // placementOf maps Meta's platform_position onto the catalog's placement
 // values. Meta names some positions after their platform (facebook_stories,
 // instagram_stories, messenger_stories; facebook_reels, instagram_reels;
-// instagram_explore…); the publisher_platform column already says which
-// platform, so the placement is the position alone: story, reels, explore,
-// search, profile_feed. Other values pass through (feed, marketplace,
-// right_hand_column, video_feeds, instream_video, an_classic,
-// rewarded_video, messenger_inbox, …). See docs/meta.md for the table.
+// instagram_explore, messenger_inbox, an_classic…); the publisher_platform
+// column already says which platform, so the placement is the position
+// alone: story, reels, explore, search, profile_feed, inbox, classic. Other
+// values pass through (feed, marketplace, right_hand_column, video_feeds,
+// instream_video, rewarded_video, …). See docs/meta.md for the table.
 func placementOf(position string) string {
 	switch position {
 	case "facebook_stories", "instagram_stories", "messenger_stories", "story":
@@ -108,6 +108,10 @@ func placementOf(position string) string {
 		return "profile_feed"
 	case "instagram_feed", "facebook_feed", "feed":
 		return "feed"
+	case "messenger_inbox":
+		return "inbox"
+	case "an_classic":
+		return "classic"
 	}
 	return position
 }

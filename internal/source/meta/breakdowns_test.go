@@ -37,6 +37,8 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 			map[string]string{"level": "account", "fields": "clicks", "breakdowns": "publisher_platform,platform_position,impression_device"}},
 		{"conversion action", `{"metrics":["conversions","conversion_value"],"dimensions":["campaign_name","conversion_action"],` + base + `}`,
 			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions,action_values"}},
+		{"conversion action by account: still per campaign", `{"metrics":["conversions"],"dimensions":["conversion_action"],` + base + `}`,
+			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reqs := f.fetchOne(t, tc.query)
@@ -66,7 +68,7 @@ func TestBreakdownSetFacts(t *testing.T) {
 	}
 	for in, want := range map[string]string{"feed": "feed", "facebook_stories": "story", "messenger_stories": "story", "facebook_reels": "reels",
 		"instagram_reels": "reels", "instagram_explore": "explore", "instagram_explore_grid_home": "explore", "marketplace": "marketplace",
-		"right_hand_column": "right_hand_column", "instream_video": "instream_video", "instagram_search": "search", "an_classic": "an_classic"} {
+		"right_hand_column": "right_hand_column", "instream_video": "instream_video", "instagram_search": "search", "an_classic": "classic", "messenger_inbox": "inbox", "rewarded_video": "rewarded_video"} {
 		if got := placementOf(in); got != want {
 			t.Errorf("placementOf(%s) = %s, want %s", in, got, want)
 		}

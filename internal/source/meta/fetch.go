@@ -165,7 +165,9 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 			return nil, err
 		}
 		if p.set == conversionActionSet {
-			out.facts = append(out.facts, c.conversionActionFacts(p, f, r)...)
+			if r.CampaignID != "" { // the set is per campaign
+				out.facts = append(out.facts, c.conversionActionFacts(p, f, r)...)
+			}
 		} else {
 			out.facts = append(out.facts, f)
 		}

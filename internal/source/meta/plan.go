@@ -180,6 +180,13 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 	if set.Key != catalog.Delivery {
 		p.set = set.Key
 	}
+	if p.set == conversionActionSet {
+		// Conversion actions are read per campaign whatever the query's level:
+		// the set's rows are per campaign, and the default actions' rows equal
+		// the campaigns' conversions (an account-level report would also count
+		// what no campaign holds).
+		p.level = max(p.level, levelCampaign)
+	}
 	if err := p.planWindows(attributionWindow(q)); err != nil {
 		return nil, err
 	}

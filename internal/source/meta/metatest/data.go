@@ -521,6 +521,10 @@ func metaPosition(platform, placement string) string {
 		}
 	case "explore":
 		return "instagram_explore"
+	case "inbox":
+		return "messenger_inbox"
+	case "classic":
+		return "an_classic"
 	case "search", "profile_feed":
 		if platform == "instagram" {
 			return "instagram_" + placement
