@@ -125,7 +125,9 @@ func TestConversionActionFacts(t *testing.T) {
 // TestAccountsAttribution: accounts say their attribution and what
 // conversions counts, by conversion_action names.
 func TestAccountsAttribution(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.ActionTypes = []string{"omni_purchase", "offsite_conversion.fb_pixel_lead", "purchase"} })
+	f := newFixture(t, func(o *Options) {
+		o.ActionTypes = []string{"omni_purchase", "offsite_conversion.fb_pixel_lead", "purchase"}
+	})
 	for _, a := range f.accounts(t) {
 		if a.AttributionWindow != "7d_click_1d_view" || a.ConversionActions != "purchase, lead" {
 			t.Errorf("%s: attribution %q, conversion actions %q", a.AccountID, a.AttributionWindow, a.ConversionActions)
