@@ -13,6 +13,11 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
+// breakdownCombinationsFix names the combinations Meta documents (Insights
+// API Breakdowns, "Combining breakdowns"), as our dimensions.
+const breakdownCombinationsFix = "Meta reports only some breakdowns together: country alone; device with publisher_platform; " +
+	"placement with publisher_platform and device; age with gender. Ask one of these groups per query"
+
 // accountError says why an account could not be read: the kind, Meta's cause
 // (without secrets) and what the user can do.
 func (c *Connector) accountError(accountID string, err error) *source.AccountError {
@@ -69,8 +74,14 @@ func (c *Connector) explain(err error, accountID string) (kind outcome.Code, cau
 			return source.Unavailable, "Meta failed to answer after retries (" + said + ")", "retry later", ae.RetryAfter
 		default:
 			fix := "this may be an adsmcp bug: report it with the fbtrace_id"
-			if strings.Contains(strings.ToLower(ae.Message), "breakdown") {
-				fix = "Meta allows only some combinations of breakdowns: ask for fewer of country, device and publisher_platform at once"
+			msg := strings.ToLower(ae.Message)
+			switch {
+			case strings.Contains(msg, "combination of data breakdown"):
+				return source.Rejected, "Meta cannot report these breakdowns together (" + said + ")", breakdownCombinationsFix, 0
+			case strings.Contains(msg, "action_attribution_windows"):
+				fix = "ask an attribution_window made of " + strings.Join(catalog.AttributionParts, ", ") + " (7d_view and 28d_view were withdrawn by Meta), or none for the account's default"
+			case strings.Contains(msg, "breakdown"):
+				fix = breakdownCombinationsFix
 			}
 			return source.Rejected, "Meta rejected the request (" + said + ")", fix, 0
 		}

@@ -164,7 +164,13 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 		if err != nil {
 			return nil, err
 		}
-		out.facts = append(out.facts, f)
+		if p.set == conversionActionSet {
+			if r.CampaignID != "" { // the set is per campaign
+				out.facts = append(out.facts, c.conversionActionFacts(p, f, r)...)
+			}
+		} else {
+			out.facts = append(out.facts, f)
+		}
 		c.names(out, a.AccountID, r)
 		if p.reach != nil && !p.reach.separate {
 			out.addReach(p.reach, a.AccountID, r)
@@ -260,7 +266,8 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 	}
 	f := ads.Fact{
 		Date: date, AccountID: accountID, CampaignID: r.CampaignID, AdSetID: r.AdSetID, AdID: r.AdID,
-		Country: r.Country, PublisherPlatform: r.PublisherPlatform,
+		Country: r.Country, PublisherPlatform: r.PublisherPlatform, Breakdown: p.set,
+		Age: ageOf(r.Age), Gender: genderOf(r.Gender), Placement: placementOf(r.PlatformPosition),
 	}
 	switch c.opts.DeviceBreakdown {
 	case "impression_device":
@@ -269,7 +276,7 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 		f.Device = deviceOf(r.DevicePlatform)
 	}
 	for m, mf := range catalog.Measures() {
-		f.Measures[m] = c.measure(mf, r)
+		f.Measures[m] = c.measure(p, mf, r)
 	}
 	return f, nil
 }
@@ -278,7 +285,7 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 // Meta gives it: a number field, one action type, or the configured conversion
 // action types. Actions are in micros: a count of actions is a double
 // (conversions) or a whole count (video views); values are money.
-func (c *Connector) measure(f catalog.Field, r *Row) float64 {
+func (c *Connector) measure(p *fetchPlan, f catalog.Field, r *Row) float64 {
 	mf := f.Meta
 	if mf == nil {
 		return ads.NotReported
@@ -288,10 +295,18 @@ func (c *Connector) measure(f catalog.Field, r *Row) float64 {
 	}
 	var micros int64
 	for _, a := range r.Actions[mf.Field] {
-		if mf.Action != "" && a.Type == mf.Action || mf.Conversions && c.isConversion(a.Type) {
+		switch {
+		case mf.Action != "" && a.Type == mf.Action:
 			micros += a.Micros
+		case mf.Conversions && c.isConversion(a.Type):
+			micros += p.attributed(a)
 		}
 	}
+	return measureOf(f, micros)
+}
+
+// measureOf is an action list's micros as the measure's stored kind.
+func measureOf(f catalog.Field, micros int64) float64 {
 	switch f.Storage.Kind {
 	case catalog.Micros:
 		return float64(micros)

@@ -182,11 +182,15 @@ func (c *Connector) Platform() string { return catalog.MetaAds }
 const accountFields = "id,account_id,name,currency,timezone_name,account_status"
 
 // Accounts lists the ad accounts the token can read (GET /me/adaccounts,
-// paged), with IDs in Meta's act_<id> form.
+// paged), with IDs in Meta's act_<id> form. Each carries the attribution its
+// conversions are counted under (DefaultAttributionWindow: the ad account has
+// no attribution field; ad sets do) and the conversion actions conversions
+// counts (the configured ActionTypes, named as conversion_action names them).
 func (c *Connector) Accounts(ctx context.Context) ([]ads.Account, error) {
 	params := url.Values{"fields": {accountFields}, "limit": {fmt.Sprint(c.opts.PageSize)}}
 	req := request{method: http.MethodGet, path: "/me/adaccounts", params: params}
 	var out []ads.Account
+	actions := strings.Join(c.conversionActionNames(), ", ")
 	for {
 		body, err := c.do(ctx, req)
 		if err != nil {
@@ -206,7 +210,8 @@ func (c *Connector) Accounts(ctx context.Context) ([]ads.Account, error) {
 			}
 			status, _ := optionalCount("account_status", a.AccountStatus)
 			out = append(out, ads.Account{AccountID: id, Platform: catalog.MetaAds, AccountName: a.Name,
-				Currency: a.Currency, Timezone: a.TimezoneName, Status: accountStatus(status)})
+				Currency: a.Currency, Timezone: a.TimezoneName, Status: accountStatus(status),
+				AttributionWindow: DefaultAttributionWindow, ConversionActions: actions})
 		}
 		if page.Paging.Next == "" {
 			return out, nil

@@ -51,6 +51,9 @@ type Row struct {
 	ImpressionDevice  string
 	DevicePlatform    string
 	PublisherPlatform string
+	PlatformPosition  string
+	Age               string
+	Gender            string
 }
 
 // Number is a numeric field's value (0 when the row does not have it).
@@ -87,9 +90,20 @@ var metaFieldNames = slices.Sorted(maps.Keys(metaFields))
 // Action is one entry of actions or action_values: an action type and its
 // value in micros (a count of 3 is 3,000,000; a value of 12.5 is 12,500,000).
 type Action struct {
-	Type   string
+	Type string
+	// Micros is the action's "value": Meta's figure under the default
+	// attribution ("Metric value of default attribution window", Ads Action
+	// Stats reference).
 	Micros int64
+	// Windows are the values per attribution window ("7d_click", "1d_view",
+	// …) the entry has: present when the request asked for
+	// action_attribution_windows.
+	Windows map[string]int64
 }
+
+// windowFields are the per-window keys of an action entry (Ads Action
+// Stats): the catalog's window parts and the withdrawn view windows.
+var windowFields = append(slices.Clone(catalog.AttributionParts), "7d_view", "28d_view")
 
 // flexNumber is a JSON number Meta usually writes as a string; a bare number or
 // null is accepted too.
@@ -120,6 +134,33 @@ func (n *flexNumber) UnmarshalJSON(b []byte) error {
 type rawAction struct {
 	ActionType string     `json:"action_type"`
 	Value      flexNumber `json:"value"`
+	windows    map[string]flexNumber
+}
+
+func (a *rawAction) UnmarshalJSON(b []byte) error {
+	type plain rawAction
+	if err := json.Unmarshal(b, (*plain)(a)); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, w := range windowFields {
+		raw, ok := all[w]
+		if !ok {
+			continue
+		}
+		var n flexNumber
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return fmt.Errorf("%s: %w", w, err)
+		}
+		if a.windows == nil {
+			a.windows = map[string]flexNumber{}
+		}
+		a.windows[w] = n
+	}
+	return nil
 }
 
 // rawRow is a row's identity, dates and breakdowns; its metric fields are
@@ -139,6 +180,9 @@ type rawRow struct {
 	ImpressionDevice  string `json:"impression_device"`
 	DevicePlatform    string `json:"device_platform"`
 	PublisherPlatform string `json:"publisher_platform"`
+	PlatformPosition  string `json:"platform_position"`
+	Age               string `json:"age"`
+	Gender            string `json:"gender"`
 
 	metrics map[string]json.RawMessage
 }
@@ -195,7 +239,7 @@ func (r *rawRow) parse() (Row, error) {
 		AccountID: r.AccountID, CampaignID: r.CampaignID, CampaignName: r.CampaignName,
 		AdSetID: r.AdSetID, AdSetName: r.AdSetName, AdID: r.AdID, AdName: r.AdName, Objective: r.Objective,
 		Country: r.Country, ImpressionDevice: r.ImpressionDevice, DevicePlatform: r.DevicePlatform,
-		PublisherPlatform: r.PublisherPlatform,
+		PublisherPlatform: r.PublisherPlatform, PlatformPosition: r.PlatformPosition, Age: r.Age, Gender: r.Gender,
 	}
 	var err error
 	if row.DateStart, err = parseDate("date_start", r.DateStart); err != nil {
@@ -275,11 +319,27 @@ func parseActions(name string, raw []rawAction) ([]Action, error) {
 	}
 	out := make([]Action, 0, len(raw))
 	for _, a := range raw {
-		m, err := optionalMicros(name+"["+truncate(a.ActionType, 60)+"]", a.Value)
+		what := name + "[" + truncate(a.ActionType, 60) + "]"
+		m, err := optionalMicros(what, a.Value)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Action{Type: a.ActionType, Micros: m})
+		act := Action{Type: a.ActionType, Micros: m}
+		for _, w := range windowFields {
+			n, ok := a.windows[w]
+			if !ok || !n.present {
+				continue
+			}
+			v, err := optionalMicros(what+"."+w, n)
+			if err != nil {
+				return nil, err
+			}
+			if act.Windows == nil {
+				act.Windows = map[string]int64{}
+			}
+			act.Windows[w] = v
+		}
+		out = append(out, act)
 	}
 	return out, nil
 }

@@ -75,6 +75,28 @@ func TestParseInsightsDocumentedShape(t *testing.T) {
 	}
 }
 
+// TestParseInsightsBreakdownsAndWindows: age, gender and platform_position
+// are read, and an action asked with action_attribution_windows keeps its
+// default "value" and its value per window.
+func TestParseInsightsBreakdownsAndWindows(t *testing.T) {
+	body := `{"data":[{"age":"25-34","gender":"female","publisher_platform":"instagram","platform_position":"instagram_reels",
+	"actions":[{"action_type":"purchase","value":"12","7d_click":"10","1d_view":"2","1d_click":7}],"date_start":"2026-03-01","date_stop":"2026-03-01"}]}`
+	p, err := ParseInsights([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Rows[0]
+	a := r.Actions["actions"][0]
+	if r.Age != "25-34" || r.Gender != "female" || r.PlatformPosition != "instagram_reels" || r.PublisherPlatform != "instagram" ||
+		a.Micros != 12e6 || a.Windows["7d_click"] != 10e6 || a.Windows["1d_view"] != 2e6 || a.Windows["1d_click"] != 7e6 || len(a.Windows) != 3 {
+		t.Errorf("parsed %+v %+v", r, a)
+	}
+	if _, err := ParseInsights([]byte(`{"data":[{"actions":[{"action_type":"purchase","value":"1","7d_click":"x"}],"date_start":"2026-03-01","date_stop":"2026-03-01"}]}`)); err == nil ||
+		!strings.Contains(err.Error(), "7d_click") {
+		t.Errorf("an unreadable window value: %v", err)
+	}
+}
+
 func TestParseInsightsErrors(t *testing.T) {
 	for body, want := range map[string]string{
 		``:              "malformed",
@@ -154,6 +176,8 @@ func FuzzParseInsights(f *testing.F) {
 	for _, s := range []string{
 		`{"data":[{"campaign_id":"1","spend":"123.45","impressions":"10","actions":[{"action_type":"purchase","value":"2"}],"date_start":"2026-03-01","date_stop":"2026-03-01"}],"paging":{"next":"https://x"}}`,
 		`{"data":[{"spend":1.5,"reach":null,"date_start":"2026-03-01","date_stop":"2026-03-31"}]}`,
+		`{"data":[{"age":"Unknown","gender":"male","platform_position":"feed","actions":[{"action_type":"purchase","value":"3","7d_click":"2","1d_view":"1","28d_view":null}],"date_start":"2026-03-01","date_stop":"2026-03-01"}]}`,
+		`{"data":[{"action_values":[{"action_type":"omni_purchase","value":"3.5","1d_ev":-1,"7d_click":{}}],"date_start":"2026-03-01","date_stop":"2026-03-01"}]}`,
 		`{"error":{"message":"m","code":190,"error_subcode":463}}`,
 		`{"data":[]}`, `{"data":null}`, `{"data":[null]}`, `[]`, `"x"`, ``, `{"data":[{"date_start":"2026-03-01","date_stop":"2026-03-01","spend":"99999999999999999999"}]}`,
 	} {

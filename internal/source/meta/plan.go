@@ -55,6 +55,12 @@ type fetchPlan struct {
 	breakdowns []string // Meta breakdowns
 	increment  string   // time_increment: 1, monthly or all_days
 	filtering  []metaFilter
+	// set is the breakdown set the query reads (catalog.BreakdownSet key):
+	// its facts are staged with ads.Fact.Breakdown set to it ("" for delivery).
+	set string
+	// windows are the action_attribution_windows asked (catalog
+	// AttributionParts), nil for the account's default attribution.
+	windows []string
 	// campaignStatus: campaign_status is used, which only /campaigns has.
 	campaignStatus bool
 	reach          *reachPlan
@@ -128,12 +134,14 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 		case catalog.LevelAd:
 			p.level = max(p.level, levelAd)
 		case catalog.LevelBreakdown:
-			b := map[string]string{"country": "country", "device": c.opts.DeviceBreakdown, "publisher_platform": "publisher_platform"}[name]
-			if b == "" {
+			bs, ok := c.metaBreakdowns(name)
+			if !ok {
 				return fmt.Errorf("meta: no Meta breakdown for %s", name)
 			}
-			if !slices.Contains(p.breakdowns, b) {
-				p.breakdowns = append(p.breakdowns, b)
+			for _, b := range bs {
+				if !slices.Contains(p.breakdowns, b) {
+					p.breakdowns = append(p.breakdowns, b)
+				}
 			}
 		}
 		switch name {
@@ -159,6 +167,28 @@ func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
 		if mf := metaFilterOf(f); mf != nil {
 			p.filtering = append(p.filtering, *mf)
 		}
+	}
+
+	slices.SortStableFunc(p.breakdowns, func(a, b string) int {
+		return slices.Index(breakdownOrder, a) - slices.Index(breakdownOrder, b)
+	})
+	set, ok := q.BreakdownSet(catalog.MetaAds)
+	if !ok {
+		return nil, fmt.Errorf("meta: no breakdown set of Meta holds %s together; on Meta these go together: %s",
+			strings.Join(q.Breakdowns(), ", "), catalog.SetLabels(catalog.MetaAds))
+	}
+	if set.Key != catalog.Delivery {
+		p.set = set.Key
+	}
+	if p.set == conversionActionSet {
+		// Conversion actions are read per campaign whatever the query's level:
+		// the set's rows are per campaign, and the default actions' rows equal
+		// the campaigns' conversions (an account-level report would also count
+		// what no campaign holds).
+		p.level = max(p.level, levelCampaign)
+	}
+	if err := p.planWindows(attributionWindow(q)); err != nil {
+		return nil, err
 	}
 
 	if p.level >= levelCampaign {
@@ -300,6 +330,9 @@ func (p *fetchPlan) insightsParams() url.Values {
 	if len(p.filtering) > 0 {
 		v.Set("filtering", mustJSON(p.filtering))
 	}
+	if len(p.windows) > 0 {
+		v.Set("action_attribution_windows", mustJSON(p.windows))
+	}
 	return v
 }
 
@@ -330,7 +363,8 @@ func (p *fetchPlan) reachParams(ranges []timeRange) url.Values {
 // breakdown of a typical account.
 var (
 	objectsPerLevel  = [...]int{levelAccount: 1, levelCampaign: 30, levelAdSet: 100, levelAd: 300}
-	valuesPerBreakdn = map[string]int{"country": 5, "impression_device": 6, "device_platform": 3, "publisher_platform": 4}
+	valuesPerBreakdn = map[string]int{"country": 5, "impression_device": 6, "device_platform": 3, "publisher_platform": 4,
+		"age": 7, "gender": 3, "platform_position": 8}
 )
 
 // estimatedRows is a rough upper estimate of the main request's rows.

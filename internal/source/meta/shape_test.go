@@ -103,7 +103,7 @@ func TestRequestShape(t *testing.T) {
 		reqs := f.fetchOne(t, `{"metrics":["conversions","conversion_value","video_views","link_clicks"],"dimensions":["ad_name","device","publisher_platform","campaign_objective"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
 		wantParams(t, reqs[0], tok, map[string]string{"level": "ad",
 			"fields":     "campaign_id,campaign_name,adset_id,adset_name,ad_id,ad_name,objective,actions,action_values,inline_link_clicks",
-			"time_range": week, "time_increment": "all_days", "breakdowns": "impression_device,publisher_platform", "limit": "500"})
+			"time_range": week, "time_increment": "all_days", "breakdowns": "publisher_platform,impression_device", "limit": "500"})
 	})
 	t.Run("campaign status from /campaigns", func(t *testing.T) {
 		reqs := f.fetchOne(t, `{"metrics":["spend"],"dimensions":["campaign_status"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
@@ -224,8 +224,8 @@ func TestNewOptions(t *testing.T) {
 func TestActionTypes(t *testing.T) {
 	row := Row{DateStart: day("2026-03-01"), DateStop: day("2026-03-01"),
 		Actions: map[string][]Action{
-			"actions":       {{"purchase", 3e6}, {"omni_purchase", 3e6}, {"lead", 2e6}, {"video_view", 40e6}},
-			"action_values": {{"purchase", 120_500000}, {"omni_purchase", 120_500000}, {"lead", 9e6}}}}
+			"actions":       {{Type: "purchase", Micros: 3e6}, {Type: "omni_purchase", Micros: 3e6}, {Type: "lead", Micros: 2e6}, {Type: "video_view", Micros: 40e6}},
+			"action_values": {{Type: "purchase", Micros: 120_500000}, {Type: "omni_purchase", Micros: 120_500000}, {Type: "lead", Micros: 9e6}}}}
 	p := &fetchPlan{start: row.DateStart, end: row.DateStart, increment: "1"}
 	for _, tc := range []struct {
 		types []string

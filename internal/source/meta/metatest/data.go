@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -111,6 +113,7 @@ type insightsReq struct {
 	increment  string // "1"…"90", "monthly", "all_days"
 	breakdowns []string
 	filters    []filter
+	windows    []string // action_attribution_windows
 }
 
 type span struct{ since, until time.Time }
@@ -125,10 +128,90 @@ type groupKey struct {
 	start, stop               time.Time
 	campaign, adset, ad       string
 	country, device, platform string
+	age, gender, position     string
 }
 
-// sums are a group's measures, by catalog.Measure (what Meta reports).
-type sums [catalog.NumMeasures]float64
+// sums are a group's measures, by catalog.Measure (what Meta reports), and
+// its conversion events: the account's default action (the measures'
+// conversions) and, at account and campaign level without breakdowns, the
+// other actions of the demo's conversion_action rows.
+type sums struct {
+	m      [catalog.NumMeasures]float64
+	events map[string]*eventSums
+}
+
+// eventSums are one conversion event's count and value under the default
+// attribution, and per attribution window asked.
+type eventSums struct {
+	v   [2]float64
+	win map[string]*[2]float64
+}
+
+func (s *sums) event(name string) *eventSums {
+	if s.events == nil {
+		s.events = map[string]*eventSums{}
+	}
+	e := s.events[name]
+	if e == nil {
+		e = &eventSums{win: map[string]*[2]float64{}}
+		s.events[name] = e
+	}
+	return e
+}
+
+// add counts a fact's conversions and value for an event, under the default
+// attribution and split into the windows asked.
+func (e *eventSums) add(windows []string, count, value float64) {
+	e.v[0] += count
+	e.v[1] += value
+	cs, vs := windowSplit(catalog.MustLookup("conversions").Storage.Kind, count), windowSplit(catalog.Micros, value)
+	for _, w := range windows {
+		x := e.win[w]
+		if x == nil {
+			x = &[2]float64{}
+			e.win[w] = x
+		}
+		x[0] += cs[w]
+		x[1] += vs[w]
+	}
+}
+
+// windowSplit is the fake's attribution of one fact's conversions (or value)
+// to Meta's windows: the demo's number is the default window, 7-day click or
+// 1-day view, of which a fifth (in whole units: counts, or cents) is view
+// through and the rest 7-day click; 1-day click is three quarters of the
+// 7-day click, 28-day click adds a tenth, 1-day engaged view is a twentieth.
+// Deterministic and additive over facts, so every level sums alike.
+func windowSplit(kind catalog.ColumnKind, v float64) map[string]float64 {
+	unit := 1.0
+	if kind == catalog.Micros {
+		unit = 10000
+	}
+	part := func(x float64) float64 { return math.Floor(x/unit) * unit }
+	view := part(v / 5)
+	click7 := v - view
+	return map[string]float64{"1d_view": view, "7d_click": click7, "1d_click": part(click7 * 3 / 4),
+		"28d_click": click7 + part(v/10), "1d_ev": part(v / 20)}
+}
+
+// demographicWindows are the windows Meta reports off-Meta actions for with
+// age and gender breakdowns (Ads Action Stats reference); with another
+// window asked, the fake leaves conversions out of such rows, as Meta does.
+var demographicWindows = []string{"1d_click", "7d_click", "1d_view"}
+
+// factSet is the demo's breakdown set a request reads: age_gender with age or
+// gender, placement with platform_position, else delivery.
+func (q *insightsReq) factSet() string {
+	for _, b := range q.breakdowns {
+		switch b {
+		case "age", "gender":
+			return "age_gender"
+		case "platform_position":
+			return "placement"
+		}
+	}
+	return catalog.Delivery
+}
 
 // outRow is an Insights row in the API's format: numbers as strings, fields
 // the request did not ask for left out.
@@ -149,6 +232,9 @@ type outRow struct {
 	ImpressionDevice  string `json:"impression_device,omitempty"`
 	DevicePlatform    string `json:"device_platform,omitempty"`
 	PublisherPlatform string `json:"publisher_platform,omitempty"`
+	PlatformPosition  string `json:"platform_position,omitempty"`
+	Age               string `json:"age,omitempty"`
+	Gender            string `json:"gender,omitempty"`
 
 	// metrics are the metric fields (spend, actions, reach, …) by name, as the
 	// catalog says Meta gives each metric.
@@ -169,11 +255,6 @@ func (r outRow) MarshalJSON() ([]byte, error) {
 	return append(append(b[:len(b)-1], ','), m[1:]...), nil
 }
 
-type outAction struct {
-	ActionType string `json:"action_type"`
-	Value      string `json:"value"`
-}
-
 // insights computes a request's rows from the facts: summed per period, the
 // level's objects and the breakdowns, in a stable order.
 func (d *dataset) insights(q *insightsReq) []outRow {
@@ -185,11 +266,22 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 	}
 	facts := d.facts[q.account]
 	groups := map[groupKey]*sums{}
+	set := q.factSet()
+	defaultEvent, _, _ := strings.Cut(acct.ConversionActions, ",")
+	if defaultEvent = strings.TrimSpace(defaultEvent); defaultEvent == "" {
+		defaultEvent = "purchase"
+	}
+	// Other conversion actions are reported from the demo's conversion_action
+	// rows, which are per campaign: at account and campaign level, without
+	// breakdowns.
+	extras := len(q.breakdowns) == 0 && (q.level == "account" || q.level == "campaign")
 	for _, sp := range q.spans {
 		lo := sort.Search(len(facts), func(i int) bool { return !facts[i].Date.Before(sp.since) })
 		for i := lo; i < len(facts) && !facts[i].Date.After(sp.until); i++ {
 			f := &facts[i]
-			if !q.keep(f) {
+			key := f.BreakdownKey()
+			extra := extras && key == "conversion_action" && f.ConversionAction != defaultEvent
+			if key != set && !extra || !q.keep(f) {
 				continue
 			}
 			k := groupKey{}
@@ -212,6 +304,12 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 					k.device = metaDevice(b, f.Device, f.AdID)
 				case "publisher_platform":
 					k.platform = f.PublisherPlatform
+				case "age":
+					k.age = f.Age
+				case "gender":
+					k.gender = f.Gender
+				case "platform_position":
+					k.position = metaPosition(f.PublisherPlatform, f.Placement)
 				}
 			}
 			s := groups[k]
@@ -219,10 +317,17 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 				s = &sums{}
 				groups[k] = s
 			}
+			if extra {
+				s.event(f.ConversionAction).add(q.windows, f.Measures[catalog.Conversions], f.Measures[catalog.ConversionValue])
+				continue
+			}
 			for m, v := range f.Measures {
 				if v != ads.NotReported {
-					s[m] += v
+					s.m[m] += v
 				}
+			}
+			if c, v := f.Measures[catalog.Conversions], f.Measures[catalog.ConversionValue]; c > 0 || v > 0 {
+				s.event(defaultEvent).add(q.windows, max(c, 0), max(v, 0))
 			}
 		}
 	}
@@ -237,7 +342,8 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 		if c := a.stop.Compare(b.stop); c != 0 {
 			return c
 		}
-		for _, p := range [][2]string{{a.campaign, b.campaign}, {a.adset, b.adset}, {a.ad, b.ad}, {a.country, b.country}, {a.device, b.device}, {a.platform, b.platform}} {
+		for _, p := range [][2]string{{a.campaign, b.campaign}, {a.adset, b.adset}, {a.ad, b.ad}, {a.country, b.country}, {a.device, b.device}, {a.platform, b.platform},
+			{a.age, b.age}, {a.gender, b.gender}, {a.position, b.position}} {
 			if c := strings.Compare(p[0], p[1]); c != 0 {
 				return c
 			}
@@ -253,7 +359,7 @@ func (d *dataset) insights(q *insightsReq) []outRow {
 
 func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) outRow {
 	r := outRow{DateStart: k.start.Format(time.DateOnly), DateStop: k.stop.Format(time.DateOnly),
-		Country: k.country, PublisherPlatform: k.platform}
+		Country: k.country, PublisherPlatform: k.platform, Gender: k.gender, PlatformPosition: k.position, Age: metaAge(k.age)}
 	if len(q.breakdowns) > 0 {
 		for _, b := range q.breakdowns {
 			switch b {
@@ -302,7 +408,15 @@ func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) out
 			r.AdName = d.ads[k.ad].Name
 		}
 	}
-	r.metrics = metrics(f, s)
+	offsite := true
+	if slices.Contains(q.breakdowns, "age") || slices.Contains(q.breakdowns, "gender") {
+		for _, w := range q.windows {
+			if !slices.Contains(demographicWindows, w) {
+				offsite = false
+			}
+		}
+	}
+	r.metrics = metrics(f, s, q.windows, offsite)
 	if f["reach"] && len(q.breakdowns) == 0 && (q.level == "account" || q.level == "campaign") {
 		key := reachKey{level: q.level, object: acct.AccountID}
 		if q.level == "campaign" {
@@ -318,41 +432,113 @@ func (d *dataset) row(q *insightsReq, acct ads.Account, k groupKey, s *sums) out
 	return r
 }
 
-// conversionTypes are the action types the fake reports purchases under (Meta
-// reports one purchase under several).
-var conversionTypes = []string{"offsite_conversion.fb_pixel_purchase", "omni_purchase", "purchase"}
+// eventTypes are the action types the fake reports a conversion event under
+// (Meta reports one purchase under several: the pixel's, omni_ and the plain
+// name).
+func eventTypes(event string) []string {
+	omni := event
+	if event == "initiate_checkout" {
+		omni = "initiated_checkout"
+	}
+	return []string{"offsite_conversion.fb_pixel_" + event, "omni_" + omni, event}
+}
+
+// outAction is one entry of a list of actions: action_type, value and, when
+// windows were asked, one value per window.
+type outAction map[string]string
 
 // metrics are a group's metric fields the request asked for, written as the
 // catalog says Meta gives each metric: number fields as strings, and actions
 // (link clicks as link_click actions too, as Meta does), zero ones left out.
-func metrics(asked map[string]bool, s *sums) map[string]any {
+// Conversion events carry the windows asked; offsite false leaves them out
+// (Meta's rule for age and gender with some windows).
+func metrics(asked map[string]bool, s *sums, windows []string, offsite bool) map[string]any {
 	out := map[string]any{}
 	lists := map[string][]outAction{}
 	for m, f := range catalog.Measures() {
-		mf, v := f.Meta, s[m]
+		mf, v := f.Meta, s.m[m]
 		switch {
 		case mf == nil || !asked[mf.Field]:
 		case !mf.IsActions():
 			if text := formatValue(f.Storage.Kind, v); text != "" {
 				out[mf.Field] = text
 			}
-		case v <= 0:
 		case mf.Conversions:
-			for _, t := range conversionTypes {
-				lists[mf.Field] = append(lists[mf.Field], outAction{t, formatValue(f.Storage.Kind, v)})
+			if !offsite {
+				continue
 			}
+			i := 0
+			if catalog.Measure(m) == catalog.ConversionValue {
+				i = 1
+			}
+			for _, name := range slices.Sorted(maps.Keys(s.events)) {
+				e := s.events[name]
+				if e.v[i] <= 0 {
+					continue
+				}
+				for _, t := range eventTypes(name) {
+					a := outAction{"action_type": t, "value": formatValue(f.Storage.Kind, e.v[i])}
+					for _, w := range windows {
+						var x float64
+						if wv := e.win[w]; wv != nil {
+							x = wv[i]
+						}
+						a[w] = formatValue(f.Storage.Kind, x)
+						if a[w] == "" {
+							a[w] = "0"
+						}
+					}
+					lists[mf.Field] = append(lists[mf.Field], a)
+				}
+			}
+		case v <= 0:
 		default:
-			lists[mf.Field] = append(lists[mf.Field], outAction{mf.Action, formatValue(f.Storage.Kind, v)})
+			lists[mf.Field] = append(lists[mf.Field], outAction{"action_type": mf.Action, "value": formatValue(f.Storage.Kind, v)})
 		}
 	}
-	if link := s[catalog.LinkClicks]; asked["actions"] && link > 0 {
-		lists["actions"] = append(lists["actions"], outAction{"link_click", strconv.FormatInt(int64(link), 10)})
+	if link := s.m[catalog.LinkClicks]; asked["actions"] && link > 0 {
+		lists["actions"] = append(lists["actions"], outAction{"action_type": "link_click", "value": strconv.FormatInt(int64(link), 10)})
 	}
 	for field, list := range lists {
-		slices.SortFunc(list, func(a, b outAction) int { return strings.Compare(a.ActionType, b.ActionType) })
+		slices.SortStableFunc(list, func(a, b outAction) int { return strings.Compare(a["action_type"], b["action_type"]) })
 		out[field] = list
 	}
 	return out
+}
+
+// metaPosition is Meta's platform_position for a demo placement: Meta names
+// stories, reels, explore, search and profile feeds after their platform
+// (facebook_stories, instagram_reels, instagram_explore…).
+func metaPosition(platform, placement string) string {
+	switch placement {
+	case "story":
+		if platform == "facebook" || platform == "instagram" || platform == "messenger" {
+			return platform + "_stories"
+		}
+	case "reels":
+		if platform == "facebook" || platform == "instagram" {
+			return platform + "_reels"
+		}
+	case "explore":
+		return "instagram_explore"
+	case "inbox":
+		return "messenger_inbox"
+	case "classic":
+		return "an_classic"
+	case "search", "profile_feed":
+		if platform == "instagram" {
+			return "instagram_" + placement
+		}
+	}
+	return placement
+}
+
+// metaAge is Meta's age bracket for a demo age: Meta writes "Unknown".
+func metaAge(age string) string {
+	if age == "unknown" {
+		return "Unknown"
+	}
+	return age
 }
 
 // formatValue writes a measure as Meta does: money as the shortest exact

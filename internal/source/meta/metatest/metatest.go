@@ -437,8 +437,24 @@ var (
 		"campaign_id": true, "campaign_name": true, "adset_id": true, "adset_name": true, "ad_id": true, "ad_name": true,
 		"objective": true, "spend": true, "impressions": true, "clicks": true, "inline_link_clicks": true,
 		"actions": true, "action_values": true, "video_p100_watched_actions": true, "reach": true, "date_start": true, "date_stop": true}
-	breakdownNames = map[string]bool{"country": true, "impression_device": true, "device_platform": true, "publisher_platform": true}
-	levels         = map[string]bool{"account": true, "campaign": true, "adset": true, "ad": true}
+	breakdownNames = map[string]bool{"country": true, "impression_device": true, "device_platform": true, "publisher_platform": true,
+		"age": true, "gender": true, "platform_position": true}
+	// breakdownCombinations are the combinations the fake accepts, as Meta
+	// documents them (Insights API Breakdowns, "Combining breakdowns"),
+	// sorted: anything else is Meta's (#100) "Current combination of data
+	// breakdown columns (…) is invalid". The device_platform ones mirror the
+	// impression_device ones (not verified against Meta).
+	breakdownCombinations = map[string]bool{
+		"age": true, "gender": true, "age,gender": true, "country": true,
+		"impression_device": true, "device_platform": true, "publisher_platform": true,
+		"impression_device,publisher_platform": true, "device_platform,publisher_platform": true,
+		"platform_position,publisher_platform": true, "impression_device,platform_position,publisher_platform": true,
+		"device_platform,platform_position,publisher_platform": true,
+	}
+	// attributionWindows are the action_attribution_windows values Meta
+	// accepts since 7d_view and 28d_view were withdrawn (2026-01-12).
+	attributionWindows = []string{"1d_click", "7d_click", "28d_click", "1d_view", "1d_ev", "dda", "default"}
+	levels             = map[string]bool{"account": true, "campaign": true, "adset": true, "ad": true}
 )
 
 // parseInsights validates an Insights request's parameters like the API does.
@@ -468,6 +484,27 @@ func (s *Server) parseInsights(account string, p url.Values) (*insightsReq, *api
 				return nil, badParam("breakdowns: %s is repeated", x)
 			}
 			q.breakdowns = append(q.breakdowns, x)
+		}
+		sorted := slices.Sorted(slices.Values(q.breakdowns))
+		if !breakdownCombinations[strings.Join(sorted, ",")] {
+			return nil, badParam("Current combination of data breakdown columns (action_type, %s) is invalid", strings.Join(sorted, ", "))
+		}
+	}
+	if w := p.Get("action_attribution_windows"); w != "" {
+		var ws []string
+		if err := json.Unmarshal([]byte(w), &ws); err != nil {
+			ws = strings.Split(w, ",")
+		}
+		for i, x := range ws {
+			if !slices.Contains(attributionWindows, x) {
+				return nil, badParam("action_attribution_windows[%d] must be one of the following values: %s", i, strings.Join(attributionWindows, ", "))
+			}
+			if x == "dda" || x == "default" {
+				return nil, badParam("the fake serves the windows %s only, not %s", strings.Join(attributionWindows[:5], ", "), x)
+			}
+			if !slices.Contains(q.windows, x) {
+				q.windows = append(q.windows, x)
+			}
 		}
 	}
 	if p.Get("date_preset") != "" {
