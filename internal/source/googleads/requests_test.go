@@ -244,6 +244,28 @@ func TestAccounts(t *testing.T) {
 	}
 }
 
+// TestConversionActionsListingFails: an account whose conversion_action query
+// is refused is still listed, with no conversion actions and a warning; the
+// others keep theirs.
+func TestConversionActionsListingFails(t *testing.T) {
+	const victim = "617-204-8851"
+	h := newHarness(t, googleadstest.Config{})
+	h.fake.SetScenario(googleadstest.Scenario{Failure: googleadstest.PermissionDenied, Customers: []string{victim}, Resource: "conversion_action"})
+	accts := h.accounts(t)
+	if len(accts) != len(h.fake.Accounts()) {
+		t.Fatalf("%d accounts, want %d", len(accts), len(h.fake.Accounts()))
+	}
+	for _, a := range accts {
+		if (a.AccountID == victim) != (a.ConversionActions == "") {
+			t.Errorf("%s: conversion actions %q", a.AccountID, a.ConversionActions)
+		}
+	}
+	if !strings.Contains(h.logs.String(), "conversion actions not listed") || !strings.Contains(h.logs.String(), victim) {
+		t.Errorf("no warning naming %s: %s", victim, h.logs.String())
+	}
+	checkNoSecrets(t, h, nil)
+}
+
 // checkNoSecrets: no secret or access token in the logs (at debug level) or
 // the error.
 func checkNoSecrets(t *testing.T, h *harness, err error) {
