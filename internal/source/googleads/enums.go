@@ -20,6 +20,20 @@ var networkNames = map[string]string{
 	"MIXED": "mixed", "UNKNOWN": "", "UNSPECIFIED": "",
 }
 
+// ageNames maps ad_group_criterion.age_range.type (AgeRangeType) to the age
+// dimension's brackets; UNKNOWN (a newer API version's value) and UNSPECIFIED
+// are empty, like device's.
+var ageNames = map[string]string{
+	"AGE_RANGE_18_24": "18-24", "AGE_RANGE_25_34": "25-34", "AGE_RANGE_35_44": "35-44", "AGE_RANGE_45_54": "45-54",
+	"AGE_RANGE_55_64": "55-64", "AGE_RANGE_65_UP": "65+", "AGE_RANGE_UNDETERMINED": "unknown",
+	"UNKNOWN": "", "UNSPECIFIED": "",
+}
+
+// genderNames maps ad_group_criterion.gender.type (GenderType) to gender.
+var genderNames = map[string]string{
+	"FEMALE": "female", "MALE": "male", "UNDETERMINED": "unknown", "UNKNOWN": "", "UNSPECIFIED": "",
+}
+
 // campaignStatus maps campaign.status to the normalized campaign statuses.
 func campaignStatus(s string) string {
 	switch s {

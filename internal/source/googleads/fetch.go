@@ -63,10 +63,22 @@ type result struct {
 	facts     []ads.Fact
 	// geo are facts whose country criterion ID is not in countryCodes.
 	geo map[int]string
+	// index is the fact of each campaign, date and breakdown value of a set
+	// other than delivery, whose rows (per ad group and criterion for age and
+	// gender) are summed into one fact.
+	index map[setKey]int
+}
+
+// setKey identifies a fact of a breakdown set other than delivery.
+type setKey struct {
+	campaign string
+	date     time.Time
+	value    string
 }
 
 func newResult() *result {
-	return &result{campaigns: map[string]ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}, geo: map[int]string{}}
+	return &result{campaigns: map[string]ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
+		geo: map[int]string{}, index: map[setKey]int{}}
 }
 
 func (r *result) addTo(b *live.Batch) {
@@ -143,6 +155,23 @@ func (r *result) add(p *plan, accountID string, x *row) error {
 	if p.network {
 		f.PublisherPlatform = enumName(networkNames, x.Segments.AdNetworkType)
 	}
+	var value string
+	switch p.set {
+	case "age":
+		if c := x.AdGroupCriterion; c != nil && c.AgeRange != nil {
+			f.Age = enumName(ageNames, c.AgeRange.Type)
+		}
+		value = f.Age
+	case "gender":
+		if c := x.AdGroupCriterion; c != nil && c.Gender != nil {
+			f.Gender = enumName(genderNames, c.Gender.Type)
+		}
+		value = f.Gender
+	case "conversion_action":
+		f.ConversionAction = x.Segments.ConversionActionName
+		value = f.ConversionAction
+	}
+	f.Breakdown = p.set
 	d, err := p.date(x)
 	if err != nil {
 		return err
@@ -153,6 +182,20 @@ func (r *result) add(p *plan, accountID string, x *row) error {
 		if mf.Google == nil {
 			f.Measures[m] = ads.NotReported
 		}
+	}
+	if p.set != "" {
+		// One fact per campaign, period and value: Google's rows of the views
+		// are per ad group and criterion.
+		k := setKey{f.CampaignID, f.Date, value}
+		if i, ok := r.index[k]; ok {
+			for m, v := range f.Measures {
+				if v != ads.NotReported {
+					r.facts[i].Measures[m] += v
+				}
+			}
+			return nil
+		}
+		r.index[k] = len(r.facts)
 	}
 	r.facts = append(r.facts, f)
 	return nil

@@ -22,6 +22,11 @@ var streamSeeds = []string{
 	`<html>502</html>`,
 	`[1,2,3]`,
 	`[{"results":[{"metrics":{"conversionsValue":"1e400"}}]}]`,
+	`[{"results":[{"campaign":{"id":"2"},"adGroupCriterion":{"ageRange":{"type":"AGE_RANGE_25_34"}},"segments":{"date":"2026-03-02"},"metrics":{"costMicros":"5000","impressions":"7"}},{"campaign":{"id":"2"},"adGroupCriterion":{"ageRange":{"type":"AGE_RANGE_25_34"}},"segments":{"date":"2026-03-02"},"metrics":{"costMicros":"1"}}]}]`,
+	`[{"results":[{"campaign":{"id":"2"},"adGroupCriterion":{"gender":{"type":"FEMALE"}},"segments":{"date":"2026-03-02"}}]}]`,
+	`[{"results":[{"campaign":{"id":"2"},"segments":{"date":"2026-03-03","conversionActionName":"Lead form"},"metrics":{"conversions":1.5,"conversionsValue":12.5}}]}]`,
+	`[{"results":[{"adGroupCriterion":{"ageRange":"x"}}]}]`,
+	`[{"results":[{"conversionAction":{"name":"Purchase"}}]}]`,
 	"",
 }
 
@@ -31,24 +36,47 @@ func FuzzReadStream(f *testing.F) {
 	for _, s := range streamSeeds {
 		f.Add([]byte(s))
 	}
-	p := &plan{level: levelAd, country: true, device: true, network: true, dateSegment: "segments.date",
-		start: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), end: time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)}
+	start, end := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
+	plans := []*plan{
+		{level: levelAd, country: true, device: true, network: true, dateSegment: "segments.date", start: start, end: end},
+		{level: levelCampaign, set: "age", dateSegment: "segments.date", start: start, end: end},
+		{level: levelCampaign, set: "gender", dateSegment: "segments.week", start: start, end: end},
+		{level: levelCampaign, set: "conversion_action", start: start, end: end},
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := newResult()
-		err := readStream(bytes.NewReader(body), func(rows []row) error {
-			for i := range rows {
-				if err := r.add(p, "123-456-7890", &rows[i]); err != nil {
-					return err
+		for _, p := range plans {
+			r := newResult()
+			err := readStream(bytes.NewReader(body), func(rows []row) error {
+				for i := range rows {
+					if err := r.add(p, "123-456-7890", &rows[i]); err != nil {
+						return err
+					}
 				}
+				return nil
+			})
+			if err != nil {
+				msg := err.Error()
+				if msg == "" || !(strings.Contains(msg, "Google Ads API")) {
+					t.Fatalf("unclear error %q", msg)
+				}
+				_ = describe(err) // every error can be described
+				continue
 			}
-			return nil
-		})
-		if err != nil {
-			msg := err.Error()
-			if msg == "" || !(strings.Contains(msg, "Google Ads API")) {
-				t.Fatalf("unclear error %q", msg)
+			// A set's facts are one per campaign, date and value, of the set.
+			seen := map[setKey]bool{}
+			for _, f := range r.facts {
+				if f.Breakdown != p.set || p.set != "" && (f.AdSetID != "" || f.AdID != "") {
+					t.Fatalf("fact %+v in set %q", f, p.set)
+				}
+				if p.set == "" {
+					continue
+				}
+				k := setKey{f.CampaignID, f.Date, f.Age + f.Gender + f.ConversionAction}
+				if seen[k] {
+					t.Fatalf("two facts for %+v", k)
+				}
+				seen[k] = true
 			}
-			_ = describe(err) // every error can be described
 		}
 	})
 }

@@ -29,7 +29,22 @@ var dimensionLevel = map[string]level{
 	"adset_id": levelAdGroup, "adset_name": levelAdGroup,
 	"ad_id": levelAd, "ad_name": levelAd,
 	"country": levelCustomer, "device": levelCustomer, "publisher_platform": levelCustomer,
+	// The other breakdown sets are fetched per campaign whatever the
+	// query's dimensions (newPlan): they are stored per campaign.
+	"age": levelCustomer, "gender": levelCustomer, "conversion_action": levelCustomer,
 }
+
+// setResources are the resources the breakdown sets other than delivery are
+// read from (at campaign level), and setFields the field each adds to SELECT:
+// age_range_view and gender_view rows are per ad group and criterion (the
+// connector sums them per campaign); conversion actions are a segment of
+// campaign that allows only conversion metrics (docs/googleads.md,
+// "Breakdown sets").
+var (
+	setResources = map[string]string{"age": "age_range_view", "gender": "gender_view", "conversion_action": "campaign"}
+	setFields    = map[string]string{"age": "ad_group_criterion.age_range.type", "gender": "ad_group_criterion.gender.type",
+		"conversion_action": "segments.conversion_action_name"}
+)
 
 // metricFields are the GAQL metrics behind the catalog's stored metrics, in
 // the order they are selected (the catalog's). A metric without one (link
@@ -51,6 +66,9 @@ type plan struct {
 	// Breakdowns: user_location_view (country), segments.device,
 	// segments.ad_network_type (publisher_platform).
 	country, device, network bool
+	// set is the key of the breakdown set the query reads when it is not
+	// delivery ("age", "gender", "conversion_action"); "" for delivery.
+	set string
 	// dateSegment is segments.date, segments.week, segments.month or "" (total).
 	dateSegment string
 	start, end  time.Time
@@ -94,7 +112,19 @@ func newPlan(q *query.Query) (*plan, error) {
 			Fix:     "break down by country with adset_name or campaign_name, or drop country to see ads",
 		}}}
 	}
+	if s, ok := q.BreakdownSet(Platform); ok && s.Key != catalog.Delivery {
+		if _, known := setResources[s.Key]; !known {
+			return nil, fmt.Errorf("googleads: breakdown set %q is not one Google Ads reports", s.Key)
+		}
+		if p.level > levelCampaign || p.country || p.device || p.network {
+			// The normalizer refuses these; a plan never reads two sets.
+			return nil, fmt.Errorf("googleads: breakdown set %q is stored per campaign, without other breakdowns", s.Key)
+		}
+		p.set, p.level = s.Key, levelCampaign
+	}
 	switch {
+	case p.set != "":
+		p.resource = setResources[p.set]
 	case p.country:
 		p.resource = "user_location_view"
 	case p.level == levelAd:
@@ -120,8 +150,12 @@ func newPlan(q *query.Query) (*plan, error) {
 	}
 
 	// Metrics: the additive parts of every metric asked for or filtered on;
-	// impressions always, so that rows are those with delivery.
+	// impressions always, so that rows are those with delivery. Conversion
+	// actions allow only conversion metrics: conversions always instead.
 	need := map[string]bool{"impressions": true}
+	if p.set == "conversion_action" {
+		need = map[string]bool{"conversions": true}
+	}
 	used := slices.Clone(q.Metrics)
 	for _, f := range q.Filters {
 		if f.Metric {
@@ -142,6 +176,11 @@ func newPlan(q *query.Query) (*plan, error) {
 	}
 	for _, m := range metricFields {
 		if need[m.name] {
+			if s, _ := catalog.BreakdownSetByKey(p.set); p.set != "" && !s.HasMetric(m.name) {
+				// The normalizer refuses these: Google would answer
+				// PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE.
+				return nil, fmt.Errorf("googleads: %s is not reported per %s", m.name, p.set)
+			}
 			p.metrics = append(p.metrics, m.field)
 		}
 	}
@@ -171,6 +210,9 @@ func (p *plan) selects() []string {
 	}
 	if p.country {
 		s = append(s, "user_location_view.country_criterion_id")
+	}
+	if p.set != "" {
+		s = append(s, setFields[p.set])
 	}
 	if p.dateSegment != "" {
 		s = append(s, p.dateSegment)
@@ -210,6 +252,8 @@ var enumFields = map[string]struct {
 	"campaign_status":    {"campaign.status", map[string]string{"active": "ENABLED", "paused": "PAUSED", "archived": "REMOVED"}},
 	"device":             {"segments.device", invert(deviceNames)},
 	"publisher_platform": {"segments.ad_network_type", invert(networkNames)},
+	"age":                {"ad_group_criterion.age_range.type", invert(ageNames)},
+	"gender":             {"ad_group_criterion.gender.type", invert(genderNames)},
 }
 
 func objectiveNames() map[string]string {

@@ -247,8 +247,50 @@ func (c *Connector) Accounts(ctx context.Context) ([]ads.Account, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.conversionActions(ctx, accts); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(accts, func(i, j int) bool { return accts[i].AccountName < accts[j].AccountName })
 	return accts, nil
+}
+
+// conversionActionGAQL lists the conversion actions the conversions metric
+// counts: enabled, with include_in_conversions_metric (Google's "primary"
+// actions; secondary ones count only in all_conversions).
+const conversionActionGAQL = "SELECT conversion_action.name FROM conversion_action WHERE conversion_action.include_in_conversions_metric = TRUE AND conversion_action.status = ENABLED"
+
+// conversionActions fills in each account's ConversionActions — the names of
+// its primary conversion actions, sorted and joined by ", " — with one
+// conversion_action query per account on the worker pool. It is a
+// description, not data: an account whose query fails keeps "" (logged), and
+// only the context's end fails the listing.
+func (c *Connector) conversionActions(ctx context.Context, accts []ads.Account) error {
+	names := make([][]string, len(accts))
+	errs := make([]error, len(accts))
+	c.forEach(ctx, len(accts), func(i int) {
+		begin := func() { names[i] = nil }
+		errs[i] = c.searchAttempts(ctx, digits(accts[i].AccountID), conversionActionGAQL, begin, func(rows []row) error {
+			for _, r := range rows {
+				if ca := r.ConversionAction; ca != nil && ca.Name != "" && !slices.Contains(names[i], ca.Name) {
+					names[i] = append(names[i], ca.Name)
+				}
+			}
+			return nil
+		})
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i := range accts {
+		if errs[i] != nil {
+			c.log.Warn("google ads conversion actions not listed; the account's conversion_actions is left empty",
+				"customer", accts[i].AccountID, "error", errs[i])
+			continue
+		}
+		slices.Sort(names[i])
+		accts[i].ConversionActions = strings.Join(names[i], ", ")
+	}
+	return nil
 }
 
 const customerClientGAQL = "SELECT customer_client.id, customer_client.descriptive_name, customer_client.currency_code, customer_client.time_zone, customer_client.status, customer_client.manager, customer_client.level FROM customer_client WHERE customer_client.manager = FALSE"
@@ -329,7 +371,10 @@ func (c *Connector) directCustomers(ctx context.Context) ([]ads.Account, error) 
 // account builds an account row from a customer's fields.
 func account(id, name, currency, tz, status string) ads.Account {
 	return ads.Account{AccountID: formatID(id), Platform: Platform, AccountName: name,
-		Currency: currency, Timezone: tz, Status: customerStatus(status)}
+		Currency: currency, Timezone: tz, Status: customerStatus(status),
+		// Each conversion action has its own click-through and view-through
+		// windows: there is no account-wide one.
+		AttributionWindow: catalog.PerActionWindow}
 }
 
 // customerStatus normalizes customer.status like the other platforms'.

@@ -50,6 +50,17 @@ type row struct {
 			Name string `json:"name"`
 		} `json:"ad"`
 	} `json:"adGroupAd"`
+	AdGroupCriterion *struct {
+		AgeRange *struct {
+			Type string `json:"type"`
+		} `json:"ageRange"`
+		Gender *struct {
+			Type string `json:"type"`
+		} `json:"gender"`
+	} `json:"adGroupCriterion"`
+	ConversionAction *struct {
+		Name string `json:"name"`
+	} `json:"conversionAction"`
 	UserLocationView *struct {
 		CountryCriterionID id `json:"countryCriterionId"`
 	} `json:"userLocationView"`
@@ -63,6 +74,8 @@ type row struct {
 		Month         string `json:"month"`
 		Device        string `json:"device"`
 		AdNetworkType string `json:"adNetworkType"`
+		// ConversionActionName is segments.conversion_action_name.
+		ConversionActionName string `json:"conversionActionName"`
 	} `json:"segments"`
 	Metrics measures `json:"metrics"`
 }

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/oauth2"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
@@ -52,6 +54,13 @@ var gaqlSnapshots = []struct{ name, raw string }{
 		{"field":"campaign_id","operator":"EQUALS","value":"abc"},
 		{"field":"device","operator":"EQUALS","value":"smartwatch"},
 		{"field":"account_name","operator":"CONTAINS","value":"brightside"}]}`},
+	// The breakdown sets other than delivery: per campaign, from their views.
+	{"age_weekly", `{"metrics":["spend","clicks","conversions","video_views"],"dimensions":["age"],"time_granularity":"weekly","date_range":{"start":"2025-12-03","end":"2026-01-20"}}`},
+	{"gender_filter", `{"metrics":["spend","ctr"],"dimensions":["campaign_name","gender"],"time_granularity":"daily","date_preset":"last_7d","filters":[
+		{"field":"gender","operator":"IN","value":["female","Male"]},{"field":"campaign_status","operator":"EQUALS","value":"active"}]}`},
+	{"age_filter", `{"metrics":["spend"],"dimensions":["account_name"],"date_preset":"last_30d","filters":[{"field":"age","operator":"NOT_EQUALS","value":"65+"}]}`},
+	{"conversion_action_daily", `{"metrics":["conversions","conversion_value"],"dimensions":["campaign_name","conversion_action"],"time_granularity":"daily","date_preset":"last_7d"}`},
+	{"conversion_action_total", `{"metrics":["conversion_value"],"dimensions":["conversion_action"],"date_preset":"last_30d","filters":[{"field":"conversion_action","operator":"EQUALS","value":"Purchase"}]}`},
 }
 
 // TestGAQLSnapshots: the GAQL text each query sends, checked against
@@ -97,12 +106,19 @@ func TestRequestShape(t *testing.T) {
 		h := newHarness(t, googleadstest.Config{})
 		accts := h.accounts(t)
 		reqs := h.fake.Requests()
-		if len(reqs) != 1+len(accts) || reqs[0].Path != "/v25/customers:listAccessibleCustomers" || reqs[0].Method != "GET" {
-			t.Fatalf("listing: want listAccessibleCustomers then one customer query each, got %+v", reqs)
+		if len(reqs) != 1+2*len(accts) || reqs[0].Path != "/v25/customers:listAccessibleCustomers" || reqs[0].Method != "GET" {
+			t.Fatalf("listing: want listAccessibleCustomers then a customer and a conversion_action query each, got %+v", reqs)
 		}
+		perCustomer := map[string][]string{}
 		for _, r := range reqs[1:] {
-			if r.Query != customerGAQL || r.Method != "POST" || r.Path != "/v25/customers/"+r.CustomerID+"/googleAds:searchStream" {
-				t.Errorf("customer query: %+v", r)
+			if r.Method != "POST" || r.Path != "/v25/customers/"+r.CustomerID+"/googleAds:searchStream" {
+				t.Errorf("query: %+v", r)
+			}
+			perCustomer[r.CustomerID] = append(perCustomer[r.CustomerID], r.Query)
+		}
+		for cid, qs := range perCustomer {
+			if len(qs) != 2 || qs[0] != customerGAQL || qs[1] != conversionActionGAQL {
+				t.Errorf("customer %s: want the customer query then the conversion_action query, got %q", cid, qs)
 			}
 		}
 		h.fake.ResetLog()
@@ -137,8 +153,13 @@ func TestRequestShape(t *testing.T) {
 			t.Fatalf("manager clients: %v", accts)
 		}
 		reqs := h.fake.Requests()
-		if len(reqs) != 1 || reqs[0].CustomerID != "9990001111" || reqs[0].Query != customerClientGAQL {
-			t.Fatalf("manager listing: want one customer_client query on the manager, got %+v", reqs)
+		if len(reqs) != 1+len(accts) || reqs[0].CustomerID != "9990001111" || reqs[0].Query != customerClientGAQL {
+			t.Fatalf("manager listing: want one customer_client query on the manager, then one conversion_action query per client, got %+v", reqs)
+		}
+		for _, r := range reqs[1:] {
+			if r.Query != conversionActionGAQL || r.CustomerID == "9990001111" {
+				t.Errorf("client query: %+v", r)
+			}
 		}
 		q := normalize(t, accts, scenarioQuery)
 		if _, err := live.New(nil, h.conn).Query(context.Background(), q); err != nil {
@@ -174,7 +195,10 @@ func httpKey(h string) string {
 }
 
 // TestAccounts: the accounts are the demo's Google accounts with their names,
-// currencies, time zones and statuses, IDs written 123-456-7890.
+// currencies, time zones and statuses, IDs written 123-456-7890; each counts
+// conversions per conversion action (catalog.PerActionWindow), and its
+// ConversionActions are its enabled primary actions, sorted (the fake also
+// serves secondary and removed actions, which must not be listed).
 func TestAccounts(t *testing.T) {
 	h := newHarness(t, googleadstest.Config{})
 	var calls source.Calls
@@ -190,22 +214,56 @@ func TestAccounts(t *testing.T) {
 	for _, a := range got {
 		byID[a.AccountID] = a
 	}
+	withActions := 0
 	for _, w := range want {
+		names := strings.Split(w.ConversionActions, ", ")
+		slices.Sort(names)
+		w.ConversionActions = strings.Join(names, ", ")
+		w.AttributionWindow = catalog.PerActionWindow
 		if byID[w.AccountID] != w {
 			t.Errorf("account %s: got %+v, want %+v", w.AccountID, byID[w.AccountID], w)
 		}
+		if w.ConversionActions != "" {
+			withActions++
+		}
 	}
-	// One token refresh, one listing, one customer query per account.
-	if calls.N() != 2+len(want) {
-		t.Errorf("%d source calls, want %d", calls.N(), 2+len(want))
+	if withActions == 0 {
+		t.Error("no demo account has conversion actions: the test proves nothing")
+	}
+	// One token refresh, one listing, a customer and a conversion_action
+	// query per account.
+	if calls.N() != 2+2*len(want) {
+		t.Errorf("%d source calls, want %d", calls.N(), 2+2*len(want))
 	}
 	h2 := newHarness(t, googleadstest.Config{}, func(o *Options) { o.CustomerIDs = []string{"6172048851", "309-772-1946"} })
 	if got := h2.accounts(t); len(got) != 2 {
 		t.Errorf("CustomerIDs: got %v", got)
 	}
-	if reqs := h2.fake.Requests(); len(reqs) != 2 {
-		t.Errorf("CustomerIDs: %d requests, want the 2 customer queries only", len(reqs))
+	if reqs := h2.fake.Requests(); len(reqs) != 4 {
+		t.Errorf("CustomerIDs: %d requests, want the 2 customer and 2 conversion_action queries only", len(reqs))
 	}
+}
+
+// TestConversionActionsListingFails: an account whose conversion_action query
+// is refused is still listed, with no conversion actions and a warning; the
+// others keep theirs.
+func TestConversionActionsListingFails(t *testing.T) {
+	const victim = "617-204-8851"
+	h := newHarness(t, googleadstest.Config{})
+	h.fake.SetScenario(googleadstest.Scenario{Failure: googleadstest.PermissionDenied, Customers: []string{victim}, Resource: "conversion_action"})
+	accts := h.accounts(t)
+	if len(accts) != len(h.fake.Accounts()) {
+		t.Fatalf("%d accounts, want %d", len(accts), len(h.fake.Accounts()))
+	}
+	for _, a := range accts {
+		if (a.AccountID == victim) != (a.ConversionActions == "") {
+			t.Errorf("%s: conversion actions %q", a.AccountID, a.ConversionActions)
+		}
+	}
+	if !strings.Contains(h.logs.String(), "conversion actions not listed") || !strings.Contains(h.logs.String(), victim) {
+		t.Errorf("no warning naming %s: %s", victim, h.logs.String())
+	}
+	checkNoSecrets(t, h, nil)
 }
 
 // checkNoSecrets: no secret or access token in the logs (at debug level) or

@@ -3,6 +3,9 @@ package googleadstest
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +33,22 @@ var campaignStatusEnum = map[string]string{"ACTIVE": "ENABLED", "PAUSED": "PAUSE
 // customerStatusEnum is customer.status for the demo's account statuses.
 var customerStatusEnum = map[string]string{"ACTIVE": "ENABLED", "CLOSED": "CLOSED"}
 
+// ageEnum is ad_group_criterion.age_range.type (AgeRangeType) for the demo's
+// age brackets, and ageCriteria the age range criterion IDs Google gives them.
+var (
+	ageEnum = map[string]string{"18-24": "AGE_RANGE_18_24", "25-34": "AGE_RANGE_25_34", "35-44": "AGE_RANGE_35_44",
+		"45-54": "AGE_RANGE_45_54", "55-64": "AGE_RANGE_55_64", "65+": "AGE_RANGE_65_UP", "unknown": "AGE_RANGE_UNDETERMINED"}
+	ageCriteria = map[string]string{"18-24": "503001", "25-34": "503002", "35-44": "503003", "45-54": "503004",
+		"55-64": "503005", "65+": "503006", "unknown": "503999"}
+)
+
+// genderEnum is ad_group_criterion.gender.type (GenderType) for the demo's
+// genders, and genderCriteria their gender criterion IDs.
+var (
+	genderEnum     = map[string]string{"female": "FEMALE", "male": "MALE", "unknown": "UNDETERMINED"}
+	genderCriteria = map[string]string{"male": "10", "female": "11", "unknown": "20"}
+)
+
 // geoTargets are the country criterion IDs (geo target constants) of the
 // countries the demo's Google accounts target, and a few more.
 var geoTargets = map[string]string{
@@ -51,6 +70,19 @@ type customer struct {
 	adsets    map[string]ads.AdSet
 	ads       map[string]ads.Ad
 	facts     []fact
+	// campaignAdGroups are each campaign's ad group IDs, sorted.
+	campaignAdGroups map[string][]string
+	// actions are the account's conversion actions (conversion_action rows).
+	actions []conversionAction
+}
+
+// conversionAction is one conversion_action resource of a customer: the
+// demo account's ConversionActions are its primary actions (counted in
+// conversions), the other actions its facts name are secondary, and one
+// removed action shows that status is read.
+type conversionAction struct {
+	id, name, status string
+	primary          bool
 }
 
 // fact is a demo fact with its dates already in the API's text form.
@@ -91,9 +123,26 @@ func (s *collector) Account(a ads.Account) error {
 	}
 	cid := digits(a.AccountID)
 	s.d.accounts = append(s.d.accounts, a)
-	s.d.customers[cid] = &customer{account: a, cid: cid, campaigns: map[string]ads.Campaign{},
-		adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}}
+	cu := &customer{account: a, cid: cid, campaigns: map[string]ads.Campaign{},
+		adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{}, campaignAdGroups: map[string][]string{}}
+	for n := range strings.SplitSeq(a.ConversionActions, ", ") {
+		if n != "" {
+			cu.addAction(n, "ENABLED", true)
+		}
+	}
+	cu.addAction("Old checkout (removed)", "REMOVED", true)
+	s.d.customers[cid] = cu
 	return nil
+}
+
+// addAction adds a conversion action unless one has the name.
+func (c *customer) addAction(name, status string, primary bool) {
+	for _, a := range c.actions {
+		if a.name == name {
+			return
+		}
+	}
+	c.actions = append(c.actions, conversionAction{id: strconv.Itoa(900000001 + len(c.actions)), name: name, status: status, primary: primary})
 }
 
 func (s *collector) customer(accountID string) *customer { return s.d.customers[digits(accountID)] }
@@ -108,6 +157,9 @@ func (s *collector) Campaign(c ads.Campaign) error {
 func (s *collector) AdSet(a ads.AdSet) error {
 	if cu := s.customer(a.AccountID); cu != nil {
 		cu.adsets[a.AdSetID] = a
+		ids := append(cu.campaignAdGroups[a.CampaignID], a.AdSetID)
+		slices.Sort(ids)
+		cu.campaignAdGroups[a.CampaignID] = ids
 	}
 	return nil
 }
@@ -126,13 +178,52 @@ func (s *collector) Fact(f *ads.Fact) error {
 	}
 	d := f.Date
 	monday := d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
-	cu.facts = append(cu.facts, fact{
+	x := fact{
 		date:  d.Format(time.DateOnly),
 		week:  monday.Format(time.DateOnly),
 		month: time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly),
 		Fact:  *f,
-	})
+	}
+	switch f.BreakdownKey() {
+	case "age", "gender":
+		// age_range_view and gender_view rows are per ad group: the demo's
+		// campaign rows are split between the campaign's first two ad groups.
+		cu.facts = append(cu.facts, cu.perAdGroup(x)...)
+		return nil
+	case "conversion_action":
+		if f.ConversionAction != "" {
+			cu.addAction(f.ConversionAction, "ENABLED", false)
+		}
+	}
+	cu.facts = append(cu.facts, x)
 	return nil
+}
+
+// perAdGroup splits a campaign's fact between its first two ad groups (all of
+// it to the only one, or to none): whole measures into their floor half and
+// the rest, fractional ones (conversions in quarters) into exact halves, so
+// that the halves sum back exactly.
+func (c *customer) perAdGroup(x fact) []fact {
+	groups := c.campaignAdGroups[x.CampaignID]
+	if len(groups) < 2 {
+		if len(groups) == 1 {
+			x.AdSetID = groups[0]
+		}
+		return []fact{x}
+	}
+	a, b := x, x
+	a.AdSetID, b.AdSetID = groups[0], groups[1]
+	for m, v := range x.Measures {
+		switch {
+		case v == ads.NotReported:
+		case v == math.Trunc(v):
+			a.Measures[m] = math.Floor(v / 2)
+			b.Measures[m] = v - a.Measures[m]
+		default:
+			a.Measures[m], b.Measures[m] = v/2, v/2
+		}
+	}
+	return []fact{a, b}
 }
 
 func (s *collector) Reach(ads.Reach) error { return nil }
@@ -194,6 +285,21 @@ func (c *customer) attribute(f *fact, field string) string {
 		return deviceEnum[f.Device]
 	case "segments.ad_network_type":
 		return networkEnum[f.PublisherPlatform]
+	case "segments.conversion_action_name":
+		return f.ConversionAction
+	case "ad_group_criterion.age_range.type":
+		return ageEnum[f.Age]
+	case "ad_group_criterion.gender.type":
+		return genderEnum[f.Gender]
+	case "ad_group_criterion.criterion_id":
+		if f.Age != "" {
+			return ageCriteria[f.Age]
+		}
+		return genderCriteria[f.Gender]
+	case "age_range_view.resource_name":
+		return "customers/" + c.cid + "/ageRangeViews/" + f.AdSetID + "~" + ageCriteria[f.Age]
+	case "gender_view.resource_name":
+		return "customers/" + c.cid + "/genderViews/" + f.AdSetID + "~" + genderCriteria[f.Gender]
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package googleadstest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,13 +21,22 @@ import (
 //	    | field BETWEEN 'value' AND 'value'
 //	value: 'string' | "string" | number | TRUE | FALSE | ENUM_LITERAL
 //
-// Resources: customer, campaign, ad_group, ad_group_ad, user_location_view
-// (with metrics), customer_client and geo_target_constant (without). Fields are
-// the ones listed in resourceFields, segmentFields and metricFields; metrics
-// cannot be filtered on; a segment other than segments.date in WHERE must be
-// selected too; a date segment in SELECT needs a segments.date range in WHERE
-// (the API's own rules). ORDER BY, LIMIT, PARAMETERS and functions such as
+// Resources: customer, campaign, ad_group, ad_group_ad, user_location_view,
+// age_range_view, gender_view (with metrics), customer_client,
+// geo_target_constant and conversion_action (without). Fields are the ones
+// listed in resourceFields, segmentFields and metricFields; metrics cannot be
+// filtered on; a segment other than segments.date in WHERE must be selected
+// too; a date segment in SELECT needs a segments.date range in WHERE;
+// segments.conversion_action_name allows only metrics.conversions and
+// metrics.conversions_value (PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE)
+// — the API's own rules. ORDER BY, LIMIT, PARAMETERS and functions such as
 // LAST_30_DAYS are not part of the subset.
+//
+// The demo data has age, gender and conversion-action rows per campaign
+// only, so the fake refuses (NOT_SUPPORTED_BY_FAKE) what it could not answer
+// truthfully though Google would: segments.conversion_action_name below
+// campaign level or in the views, and segments.device or
+// segments.ad_network_type in age_range_view and gender_view.
 
 // resourceFields are the attribute fields of each resource the fake knows.
 var resourceFields = map[string][]string{
@@ -39,6 +49,12 @@ var resourceFields = map[string][]string{
 	"customer_client": {"customer_client.id", "customer_client.descriptive_name", "customer_client.currency_code",
 		"customer_client.time_zone", "customer_client.status", "customer_client.manager", "customer_client.level"},
 	"geo_target_constant": {"geo_target_constant.id", "geo_target_constant.country_code"},
+	"age_range_view":      {"age_range_view.resource_name"},
+	"gender_view":         {"gender_view.resource_name"},
+	"ad_group_criterion": {"ad_group_criterion.criterion_id", "ad_group_criterion.age_range.type",
+		"ad_group_criterion.gender.type"},
+	"conversion_action": {"conversion_action.id", "conversion_action.name", "conversion_action.status",
+		"conversion_action.include_in_conversions_metric"},
 }
 
 // compatible lists, for each resource in FROM, the resources whose fields may
@@ -51,12 +67,20 @@ var compatible = map[string][]string{
 	"user_location_view":  {"customer", "campaign", "ad_group", "user_location_view"},
 	"customer_client":     {"customer_client"},
 	"geo_target_constant": {"geo_target_constant"},
+	"age_range_view":      {"customer", "campaign", "ad_group", "ad_group_criterion", "age_range_view"},
+	"gender_view":         {"customer", "campaign", "ad_group", "ad_group_criterion", "gender_view"},
+	"conversion_action":   {"customer", "conversion_action"},
 }
 
 // withMetrics are the resources that have metrics and segments.
-var withMetrics = []string{"customer", "campaign", "ad_group", "ad_group_ad", "user_location_view"}
+var withMetrics = []string{"customer", "campaign", "ad_group", "ad_group_ad", "user_location_view", "age_range_view", "gender_view"}
 
-var segmentFields = []string{"segments.date", "segments.week", "segments.month", "segments.device", "segments.ad_network_type"}
+var segmentFields = []string{"segments.date", "segments.week", "segments.month", "segments.device", "segments.ad_network_type",
+	"segments.conversion_action_name"}
+
+// conversionSegmentMetrics are the only metrics (of the fake's) Google allows
+// with segments.conversion_action_name: conversion metrics.
+var conversionSegmentMetrics = []string{"metrics.conversions", "metrics.conversions_value"}
 
 // metricFields are the GAQL metrics the fake knows: the catalog's.
 var metricFields = func() []string {
@@ -334,7 +358,7 @@ func (p *parser) value() (string, error) {
 func (q *Query) validate() error {
 	allowed, ok := compatible[q.Resource]
 	if !ok {
-		return qerr("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", "resource %q is not supported (the fake knows customer, campaign, ad_group, ad_group_ad, user_location_view, customer_client, geo_target_constant)", q.Resource)
+		return qerr("BAD_RESOURCE_TYPE_IN_FROM_CLAUSE", "resource %q is not supported (the fake knows customer, campaign, ad_group, ad_group_ad, user_location_view, age_range_view, gender_view, customer_client, geo_target_constant, conversion_action)", q.Resource)
 	}
 	metrics := slices.Contains(withMetrics, q.Resource)
 	check := func(f, clause string) error {
@@ -389,6 +413,41 @@ func (q *Query) validate() error {
 	for _, f := range []string{"segments.date", "segments.week", "segments.month"} {
 		if seen[f] && !dateRange {
 			return qerr("MISSING_DATE_RANGE", "%s is selected: the WHERE clause needs a finite segments.date range (BETWEEN)", f)
+		}
+	}
+	return q.validateSegments(seen)
+}
+
+// validateSegments applies the rules of segments.conversion_action_name and
+// refuses what the fake's data cannot answer.
+func (q *Query) validateSegments(selected map[string]bool) error {
+	used := maps.Clone(selected)
+	for _, c := range q.Where {
+		used[c.Field] = true
+	}
+	view := q.Resource == "age_range_view" || q.Resource == "gender_view"
+	if used["segments.conversion_action_name"] {
+		var bad []string
+		for _, f := range q.Fields {
+			if strings.HasPrefix(f, "metrics.") && !slices.Contains(conversionSegmentMetrics, f) {
+				bad = append(bad, "'"+strings.TrimPrefix(f, "metrics.")+"'")
+			}
+		}
+		if len(bad) > 0 {
+			// Google's own message for query error 53.
+			return qerr("PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE",
+				"Cannot select the following segments because at least one unsupported metric is found in SELECT or WHERE clause: 'segments.conversion_action_name'(unsupported metrics: %s).",
+				strings.Join(bad, ", "))
+		}
+		if q.Resource != "campaign" && q.Resource != "customer" {
+			return qerr("NOT_SUPPORTED_BY_FAKE", "the fake has conversion actions per campaign only, not with resource %s", q.Resource)
+		}
+	}
+	if view {
+		for _, f := range []string{"segments.device", "segments.ad_network_type"} {
+			if used[f] {
+				return qerr("NOT_SUPPORTED_BY_FAKE", "the fake has no %s in %s", f, q.Resource)
+			}
 		}
 	}
 	return nil

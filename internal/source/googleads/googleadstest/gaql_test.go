@@ -24,6 +24,15 @@ func TestParseQueryRejectsOutsideTheSubset(t *testing.T) {
 		"SELECT campaign.id FROM campaign WHERE campaign.name LIKE 'x":                               "UNEXPECTED_END_OF_QUERY",
 		"SELECT campaign.id, campaign.id FROM campaign":                                              "DUPLICATE_FIELD_IN_SELECT_CLAUSE",
 		"SELECT segments.date FROM campaign WHERE segments.date BETWEEN '2026-1-1' AND '2026-01-31'": "INVALID_DATE",
+		// Conversion actions allow conversion metrics only (query error 53).
+		"SELECT campaign.id, segments.conversion_action_name, metrics.conversions, metrics.cost_micros FROM campaign":                               "PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE",
+		"SELECT campaign.id, segments.conversion_action_name, metrics.impressions FROM campaign WHERE segments.conversion_action_name = 'Purchase'": "PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE",
+		"SELECT ad_group.id, segments.conversion_action_name, metrics.conversions FROM ad_group":                                                    "NOT_SUPPORTED_BY_FAKE",
+		"SELECT ad_group_criterion.age_range.type, segments.device, metrics.clicks FROM age_range_view":                                             "NOT_SUPPORTED_BY_FAKE",
+		"SELECT ad_group_criterion.gender.type, segments.conversion_action_name, metrics.conversions FROM gender_view":                              "NOT_SUPPORTED_BY_FAKE",
+		"SELECT ad_group_criterion.age_range.type, metrics.clicks FROM campaign":                                                                    "UNRECOGNIZED_FIELD",
+		"SELECT conversion_action.name, metrics.conversions FROM conversion_action":                                                                 "PROHIBITED_FIELD_IN_SELECT_CLAUSE",
+		"SELECT ad_group_ad.ad.id, metrics.clicks FROM age_range_view":                                                                              "UNRECOGNIZED_FIELD",
 	} {
 		_, err := ParseQuery(q)
 		qe, ok := err.(*queryError)
@@ -31,9 +40,53 @@ func TestParseQueryRejectsOutsideTheSubset(t *testing.T) {
 			t.Errorf("%s: got %v, want %s", q, err, code)
 		}
 	}
-	if _, err := ParseQuery("SELECT campaign.id, segments.week, metrics.cost_micros FROM campaign WHERE segments.date BETWEEN '2026-01-01' AND '2026-01-31' AND campaign.name NOT LIKE '%[%]%' AND campaign.status IN ('ENABLED', 'PAUSED')"); err != nil {
-		t.Errorf("a valid query was rejected: %v", err)
+	for _, q := range []string{
+		"SELECT campaign.id, segments.week, metrics.cost_micros FROM campaign WHERE segments.date BETWEEN '2026-01-01' AND '2026-01-31' AND campaign.name NOT LIKE '%[%]%' AND campaign.status IN ('ENABLED', 'PAUSED')",
+		"SELECT campaign.id, ad_group.id, ad_group_criterion.age_range.type, segments.date, metrics.cost_micros, metrics.video_trueview_views FROM age_range_view WHERE segments.date BETWEEN '2026-01-01' AND '2026-01-31' AND ad_group_criterion.age_range.type != 'AGE_RANGE_65_UP'",
+		"SELECT customer.id, ad_group_criterion.gender.type, gender_view.resource_name, metrics.impressions FROM gender_view",
+		"SELECT campaign.id, segments.conversion_action_name, segments.month, metrics.conversions, metrics.conversions_value FROM campaign WHERE segments.date BETWEEN '2026-01-01' AND '2026-01-31'",
+		"SELECT conversion_action.name FROM conversion_action WHERE conversion_action.include_in_conversions_metric = TRUE AND conversion_action.status = ENABLED",
+	} {
+		if _, err := ParseQuery(q); err != nil {
+			t.Errorf("a valid query was rejected: %s: %v", q, err)
+		}
 	}
+}
+
+// TestProhibitedSegmentMessage: the refusal of a metric with
+// segments.conversion_action_name says which metrics, as Google does.
+func TestProhibitedSegmentMessage(t *testing.T) {
+	_, err := ParseQuery("SELECT segments.conversion_action_name, metrics.cost_micros, metrics.conversions, metrics.clicks FROM campaign")
+	want := "Cannot select the following segments because at least one unsupported metric is found in SELECT or WHERE clause: 'segments.conversion_action_name'(unsupported metrics: 'cost_micros', 'clicks')."
+	if qe, ok := err.(*queryError); !ok || qe.msg != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+// FuzzParseQuery: any text is parsed or refused with a query error code,
+// never a panic; what parses is a query of a known resource.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{
+		"SELECT campaign.id, segments.conversion_action_name, metrics.conversions FROM campaign WHERE segments.date BETWEEN '2026-01-01' AND '2026-01-31'",
+		"SELECT ad_group_criterion.age_range.type, metrics.clicks FROM age_range_view WHERE ad_group_criterion.age_range.type IN ('AGE_RANGE_18_24', AGE_RANGE_65_UP)",
+		"SELECT ad_group_criterion.gender.type FROM gender_view WHERE campaign.name NOT LIKE '%[_]%'",
+		"SELECT conversion_action.name FROM conversion_action WHERE conversion_action.include_in_conversions_metric = TRUE",
+		"SELECT x FROM", "SELECT 'a", "SELECT a.b FROM c WHERE d BETWEEN 1", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		q, err := ParseQuery(text)
+		if err != nil {
+			if qe, ok := err.(*queryError); !ok || qe.code == "" {
+				t.Fatalf("%q: error without a code: %v", text, err)
+			}
+			return
+		}
+		if _, ok := compatible[q.Resource]; !ok || len(q.Fields) == 0 {
+			t.Fatalf("%q parsed into %+v", text, q)
+		}
+	})
 }
 
 func TestLike(t *testing.T) {

@@ -117,6 +117,8 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *
 		return denied() // clients are only reachable through the manager
 	case q.Resource == "customer_client":
 		return nil, true // not a manager: no clients
+	case q.Resource == "conversion_action":
+		return c.conversionActionRows(s, q), true
 	}
 
 	var attrs []string
@@ -135,12 +137,28 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *
 		}
 		return []map[string]any{s.row(cid, q.Fields, attrs, &group{attrs: vals})}, true
 	}
+	// Each resource reads its breakdown set's rows; a view's rows are per ad
+	// group and criterion whether or not they are selected, as in the API.
+	set := catalog.Delivery
+	switch {
+	case q.Resource == "age_range_view":
+		set = "age"
+	case q.Resource == "gender_view":
+		set = "gender"
+	case slices.Contains(q.Fields, "segments.conversion_action_name") ||
+		slices.ContainsFunc(q.Where, func(c Condition) bool { return c.Field == "segments.conversion_action_name" }):
+		set = "conversion_action"
+	}
+	view := set == "age" || set == "gender"
 	groups := map[string]*group{}
 	var order []*group
 	vals := make([]string, len(attrs))
 facts:
 	for i := range c.facts {
 		f := &c.facts[i]
+		if f.BreakdownKey() != set {
+			continue
+		}
 		for k := range q.Where {
 			if !q.Where[k].match(c.attribute(f, q.Where[k].Field)) {
 				continue facts
@@ -150,6 +168,9 @@ facts:
 			vals[k] = c.attribute(f, a)
 		}
 		key := strings.Join(vals, "\x00")
+		if view {
+			key += "\x00" + f.AdSetID + "\x00" + f.Age + "\x00" + f.Gender
+		}
 		g := groups[key]
 		if g == nil {
 			g = &group{attrs: slices.Clone(vals)}
@@ -167,6 +188,32 @@ facts:
 		rows[i] = s.row(cid, q.Fields, attrs, g)
 	}
 	return rows, true
+}
+
+// conversionActionRows answers conversion_action queries.
+func (c *customer) conversionActionRows(s *Server, q *Query) []map[string]any {
+	var rows []map[string]any
+next:
+	for _, a := range c.actions {
+		v := map[string]string{"conversion_action.id": a.id, "conversion_action.name": a.name,
+			"conversion_action.status": a.status, "conversion_action.include_in_conversions_metric": strconv.FormatBool(a.primary)}
+		for f := range q.Fields {
+			if strings.HasPrefix(q.Fields[f], "customer.") {
+				v[q.Fields[f]] = c.customerAttribute(q.Fields[f])
+			}
+		}
+		for _, cond := range q.Where {
+			if !cond.match(v[cond.Field]) {
+				continue next
+			}
+		}
+		vals := make([]string, len(q.Fields))
+		for i, f := range q.Fields {
+			vals[i] = v[f]
+		}
+		rows = append(rows, s.row(c.cid, q.Fields, q.Fields, &group{attrs: vals}))
+	}
+	return rows
 }
 
 // managerRows answers queries on the manager account.
@@ -246,7 +293,7 @@ func (s *Server) geoID(code string) string {
 }
 
 var boolFields = map[string]bool{"customer.manager": true, "customer_client.manager": true,
-	"user_location_view.targeting_location": true}
+	"user_location_view.targeting_location": true, "conversion_action.include_in_conversions_metric": true}
 
 // row builds one GoogleAdsRow in the API's JSON form. Objects whose ID is
 // missing (dimension artifacts) are left out, like empty values and zero
@@ -313,6 +360,7 @@ func (s *Server) row(cid string, fields, attrs []string, g *group) map[string]an
 	add("userLocationView", "customers/"+cid+"/userLocationViews/"+val["user_location_view.country_criterion_id"]+"~true")
 	add("customerClient", "customers/"+cid+"/customerClients/"+val["customer_client.id"])
 	add("geoTargetConstant", "geoTargetConstants/"+val["geo_target_constant.id"])
+	add("conversionAction", "customers/"+cid+"/conversionActions/"+val["conversion_action.id"])
 	return out
 }
 

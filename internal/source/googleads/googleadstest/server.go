@@ -95,6 +95,9 @@ type Scenario struct {
 	// Customers limits Failure to requests for these customer IDs (any format);
 	// empty means every searchStream and listAccessibleCustomers request.
 	Customers []string
+	// Resource limits Failure to searchStream requests whose GAQL reads FROM
+	// this resource (e.g. "conversion_action"); empty means any request.
+	Resource string
 	// Times limits Failure to the first Times matching requests (0: all).
 	Times int
 	// RetryDelay is the retryDelay a RateLimited error carries (default 30s).
@@ -273,6 +276,11 @@ func (s *Server) record(req Request) (Scenario, bool) {
 	}
 	if len(sc.Customers) > 0 {
 		if req.CustomerID == "" || !slices.ContainsFunc(sc.Customers, func(c string) bool { return digits(c) == req.CustomerID }) {
+			return sc, false
+		}
+	}
+	if sc.Resource != "" {
+		if q, err := ParseQuery(req.Query); err != nil || q.Resource != sc.Resource {
 			return sc, false
 		}
 	}
