@@ -45,10 +45,7 @@ var breakdownOrder = []string{"age", "gender", "country", "publisher_platform", 
 // attributionWindow is the query's attribution window ("" = the account's
 // default attribution). The query has no such field yet: this is the one place
 // to switch to q.AttributionWindow when it has.
-func attributionWindow(q *query.Query) string {
-	_ = q
-	return ""
-}
+func attributionWindow(q *query.Query) string { return q.AttributionWindow }
 
 // demographicWindowParts are the window parts Meta reports off-Meta actions
 // for with age and gender breakdowns (Ads Action Stats reference: with

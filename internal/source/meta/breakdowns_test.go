@@ -42,8 +42,14 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reqs := f.fetchOne(t, tc.query)
-			if len(reqs) != 1 || reqs[0].Path != "/v25.0/"+lumenUS+"/insights" {
+			// One report; a later request can only be its next page.
+			if len(reqs) == 0 || reqs[0].Path != "/v25.0/"+lumenUS+"/insights" || reqs[0].Params.Get("after") != "" {
 				t.Fatalf("requests: %+v", reqs)
+			}
+			for _, r := range reqs[1:] {
+				if r.Path != reqs[0].Path || r.Params.Get("after") == "" || r.Params.Get("breakdowns") != reqs[0].Params.Get("breakdowns") {
+					t.Fatalf("request after the first is not its next page: %+v", r)
+				}
 			}
 			tc.want["time_range"], tc.want["time_increment"], tc.want["limit"] = week, "1", "500"
 			wantParams(t, reqs[0], tok, tc.want)

@@ -89,8 +89,9 @@ func TestSameNumbersBreakdownSets(t *testing.T) {
 		if a != b || got.RowsBeforeLimit != want.RowsBeforeLimit || want.Len() == 0 {
 			t.Errorf("%s: the connector differs from the warehouse (%d vs %d rows):\n%.800s\n---\n%.800s", raw, got.Len(), want.Len(), a, b)
 		}
-		if n := len(f.srv.Requests()); calls.N() != n || n != len(q.Accounts) {
-			t.Errorf("%s: %d source calls counted, the fake received %d requests, for %d accounts", raw, calls.N(), n, len(q.Accounts))
+		// At least one report per account (more: its pages of 500 fetched rows).
+		if n := len(f.srv.Requests()); calls.N() != n || n < len(q.Accounts) {
+			t.Errorf("%s: %d source calls counted, the fake received %d requests, for %d accounts and %d rows", raw, calls.N(), n, len(q.Accounts), got.Len())
 		}
 		t.Logf("%d requests, %d rows: %.90s", calls.N(), got.Len(), raw)
 	}
