@@ -59,7 +59,7 @@ func TestInstagramIsAPlacementNotMeta(t *testing.T) {
 	oracle := func(where string) map[string]float64 {
 		rows, err := db.QueryContext(context.Background(), `SELECT f.account_id, SUM(f.spend_micros)
 			FROM facts f JOIN accounts a ON a.account_id = f.account_id
-			WHERE a.platform = 'meta_ads' AND f.date BETWEEN CAST(? AS DATE) AND CAST(? AS DATE) `+where+`
+			WHERE a.platform = 'meta_ads' AND f.breakdown = 'delivery' AND f.date BETWEEN CAST(? AS DATE) AND CAST(? AS DATE) `+where+`
 			GROUP BY f.account_id`, start, end)
 		if err != nil {
 			t.Fatal(err)

@@ -68,6 +68,16 @@ var Cases = []Case{
 	{"reach quarterly, not stored", `{"account_ids":$META,"date_range":{"start":"2025-10-01","end":"2025-12-31"},"dimensions":["account_id"],"metrics":["reach","frequency","impressions"],"time_granularity":"quarterly"}`},
 	{"reach alone quarterly, kept empty", `{"account_ids":$META,"date_preset":"last_quarter","dimensions":["campaign_name"],"metrics":["reach"],"time_granularity":"quarterly"}`},
 	{"a metric added after version 1's layout", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["platform","account_id"],"metrics":["video_views","video_views_p100"],"time_granularity":"weekly"}`},
+	// Issue 17: breakdown sets (one per platform), conversions by action and
+	// the attribution_window column.
+	{"age and gender by campaign, weekly", `{"account_ids":$AGEGENDER,"date_preset":"last_30d","dimensions":["campaign_name","age","gender"],"metrics":["spend","impressions","ctr","cpa"],"time_granularity":"weekly"}`},
+	{"age over every platform (Google's age view)", `{"account_ids":$ALL,"date_preset":"last_90d","dimensions":["currency","platform","age"],"metrics":["spend","clicks","conversions"],"sort":[{"field":"spend","direction":"desc"}]}`},
+	{"gender filter with a metric filter", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["currency","account_name"],"metrics":["spend","roas"],"filters":[{"field":"gender","operator":"EQUALS","value":"FEMALE"},{"field":"spend","operator":"GREATER_THAN","value":10}]}`},
+	{"placement with publisher platform and device, monthly", `{"account_ids":$AGEGENDER,"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["publisher_platform","placement","device"],"metrics":["spend","impressions","cpm","video_views"],"time_granularity":"monthly"}`},
+	{"conversions by action and campaign, top 10", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["campaign_name","conversion_action"],"metrics":["conversions","conversion_value"],"sort":[{"field":"conversions","direction":"desc"}],"limit":10}`},
+	{"conversions by action, daily", `{"account_ids":$ALL,"date_preset":"last_7d","dimensions":["platform","conversion_action"],"metrics":["conversions"],"time_granularity":"daily"}`},
+	{"conversions under several windows get a column", `{"account_ids":$ALL,"date_preset":"last_30d","metrics":["spend","conversions","cpa"]}`},
+	{"by attribution window, weekly", `{"account_ids":$ALL,"date_preset":"last_30d","dimensions":["attribution_window"],"metrics":["conversions","conversion_value"],"time_granularity":"weekly"}`},
 }
 
 // EmptyCases select no facts: every source answers them with no row at all
@@ -114,6 +124,8 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 		"$USD":  ids(accounts, func(a ads.Account) bool { return a.Currency == "USD" }),
 		"$META": ids(accounts, func(a ads.Account) bool { return a.Platform == catalog.MetaAds }),
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
+		// Accounts of the platforms with age × gender and placement sets.
+		"$AGEGENDER": ids(accounts, func(a ads.Account) bool { return a.Platform != catalog.GoogleAds }),
 	}
 	runCases(t, want, got, accounts, lists, now, cases)
 	runRollups(t, got, accounts, lists, now, cases)
