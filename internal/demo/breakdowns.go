@@ -191,6 +191,14 @@ func (p *plan) newAudience(a *accountPlan, i int) *audience {
 	return au
 }
 
+// jitter is a cheap noise factor with mean 1 and standard deviation sd
+// (uniform; sd ≤ 0.5 keeps it positive): the daily wobble of a cell's share,
+// drawn for every cell of every campaign-day, where lognormal's exp would
+// double the time the breakdown rows take.
+func jitter(r *rand.Rand, sd float64) float64 {
+	return 1 + sd*math.Sqrt(3)*(2*r.Float64()-1)
+}
+
 func sum(xs []float64) float64 {
 	var s float64
 	for _, x := range xs {
@@ -263,12 +271,15 @@ func (b *breakdownGen) day(d, start int) {
 	for ci := range b.tot {
 		b.tot[ci], b.seen[ci], b.groups[ci] = totals{}, false, b.groups[ci][:0]
 	}
+	ci, last := -1, ""
 	for i := start; i < end; i++ {
 		f := &g.batch[i]
 		if f.CampaignID == "" {
 			continue // an artifact of the account alone: no campaign's report has it
 		}
-		ci := b.byCampaign[f.CampaignID]
+		if f.CampaignID != last { // a campaign's delivery rows come together
+			ci, last = b.byCampaign[f.CampaignID], f.CampaignID
+		}
 		b.seen[ci] = true
 		add(&b.tot[ci], &f.Measures)
 		pub, dev := f.PublisherPlatform, f.Device
@@ -335,7 +346,7 @@ func (b *breakdownGen) demographic(ci int, key string, row func(*cell, *totals))
 		for k, aw := range au.age {
 			for j, gw := range au.gender {
 				if aw*gw > 0 {
-					b.cells = append(b.cells, cell{w: aw * gw * lognormal(r, 0.08), rates: times(ageRates[k], genderRates[j]),
+					b.cells = append(b.cells, cell{w: aw * gw * jitter(r, 0.08), rates: times(ageRates[k], genderRates[j]),
 						age: ageVal(k), gender: genders[j]})
 				}
 			}
@@ -343,12 +354,12 @@ func (b *breakdownGen) demographic(ci int, key string, row func(*cell, *totals))
 	case "age":
 		for k, aw := range au.age {
 			if aw > 0 {
-				b.cells = append(b.cells, cell{w: aw * lognormal(r, 0.08), rates: ageRates[k], age: ageVal(k)})
+				b.cells = append(b.cells, cell{w: aw * jitter(r, 0.08), rates: ageRates[k], age: ageVal(k)})
 			}
 		}
 	case "gender":
 		for j, gw := range au.gender {
-			b.cells = append(b.cells, cell{w: gw * lognormal(r, 0.08), rates: genderRates[j], gender: genders[j]})
+			b.cells = append(b.cells, cell{w: gw * jitter(r, 0.08), rates: genderRates[j], gender: genders[j]})
 		}
 	}
 	b.emitSplit(ci, &b.tot[ci], row)
@@ -373,7 +384,7 @@ func (b *breakdownGen) placements(ci int, row func(*cell, *totals)) {
 			for pass := range 2 {
 				for _, pl := range pls {
 					if pl.devices[dev] && (pl.manual || !au.manual || pass == 1) {
-						b.cells = append(b.cells, cell{w: pl.weight * lognormal(r, 0.1), rates: pl.rates,
+						b.cells = append(b.cells, cell{w: pl.weight * jitter(r, 0.1), rates: pl.rates,
 							pub: gr.pub, place: pl.name, device: gr.device})
 					}
 				}
