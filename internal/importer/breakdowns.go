@@ -89,17 +89,8 @@ func actionKind(i int, value bool) kind {
 	return k
 }
 
-// isAction: a per-action column; which action, and whether its value.
-func (k kind) action() (i int, value, ok bool) {
-	if k < colAction || k >= colMeasure {
-		return 0, false, false
-	}
-	d := int(k - colAction)
-	return d / 2, d%2 == 1, true
-}
-
-// breakdownColumn is a breakdown column of the sets, with the catalog
-// dimension it fills.
+// breakdownDims are the breakdown columns of the sets, with the catalog
+// dimension each fills.
 var breakdownDims = []struct {
 	k   kind
 	dim string
