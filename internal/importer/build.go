@@ -12,9 +12,11 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
-// factKey is what makes a fact: the warehouse's finest grain.
+// factKey is what makes a fact: the warehouse's finest grain, in a
+// breakdown set (set "" is delivery).
 type factKey struct {
 	account, campaign, adset, ad, country, device, platform string
+	set, age, gender, placement, action                     string
 	day                                                     int64
 }
 
@@ -97,6 +99,13 @@ type builder struct {
 	reachWhy    string // why reach is not imported, when the file has it
 	merged      map[factKey]bool
 	mergedLines int
+	// summedUp counts the lines of a breakdown set's export summed up into
+	// its campaign's rows (from ad sets and ads, or other breakdowns).
+	summedUp int
+	// byAction: the lines also give conversion_action rows (actionRows of
+	// them).
+	byAction    bool
+	actionRows  int
 	nonConv     []string // result types that are not conversions
 	nonConvRows int
 	spendSum    int64
@@ -111,6 +120,7 @@ func newBuilder(p *parser, ex *Export, rows int) *builder {
 	ex.Facts = make([]ads.Fact, 0, rows)
 	b.reachWhy = p.reachWhy()
 	b.keepReach = p.has(colReach) && b.reachWhy == ""
+	b.byAction = p.byAction()
 	return b
 }
 
@@ -125,8 +135,10 @@ func (p *parser) reachWhy() string {
 	case p.rep.Level == "adset" || p.rep.Level == "ad":
 		return "the rows are " + map[string]string{"adset": p.adSets(), "ad": "ads"}[p.rep.Level] +
 			", and reach (distinct people) is stored per account and per campaign only: it cannot be summed up to them"
+	case p.set != catalog.Delivery:
+		return "the rows are broken down by " + p.set + ", and reach (distinct people) is never stored per breakdown"
 	case p.has(colCountry) || p.has(colDevice) || p.has(colPublisher) || len(p.breakdowns) > 0:
-		return "the rows are broken down (country, device, age…), and reach of the parts cannot be summed"
+		return "the rows are broken down (country, device, region…), and reach of the parts cannot be summed"
 	}
 	return ""
 }
@@ -164,6 +176,13 @@ func (b *builder) add(r *row) error {
 		c.StartDate, b.started[cid] = r.day, true // the first day of delivery
 	}
 	b.rep.RowsImported++
+	if b.p.set != catalog.Delivery {
+		b.addSetRow(r, cid)
+		return nil
+	}
+	if b.byAction {
+		b.addActions(r, cid)
+	}
 	k := factKey{account: r.accountID, campaign: cid, adset: sid, ad: adid,
 		country: r.country, device: r.device, platform: r.platform, day: r.day.Unix()}
 	i, seen := b.facts[k]
@@ -187,10 +206,81 @@ func (b *builder) add(r *row) error {
 	return nil
 }
 
+// addSetRow adds the line of a breakdown set's export to its campaign's row
+// of the same day and values: the set is stored per campaign, so ad set and
+// ad lines are summed up (exactly: the measures are additive).
+func (b *builder) addSetRow(r *row, cid string) {
+	k := factKey{account: r.accountID, campaign: cid, set: b.p.set, device: r.device, platform: r.platform,
+		age: r.age, gender: r.gender, placement: r.placement, day: r.day.Unix()}
+	if i, seen := b.facts[k]; seen {
+		b.summedUp++
+		addMeasures(&b.ex.Facts[i], &r.measures)
+		return
+	}
+	b.facts[k] = len(b.ex.Facts)
+	b.ex.Facts = append(b.ex.Facts, ads.Fact{Date: r.day, AccountID: r.accountID, CampaignID: cid, Breakdown: b.p.set,
+		Device: r.device, PublisherPlatform: r.platform, Age: r.age, Gender: r.gender, Placement: r.placement, Measures: r.measures})
+}
+
+// addActions adds the line's conversions by action to its campaign's
+// conversion_action rows of the day: purchase from the conversions measure
+// (the Purchases column), the others from their columns. Only conversions
+// and conversion_value are meaningful on them; the other measures are 0, or
+// NotReported where the delivery rows' are.
+func (b *builder) addActions(r *row, cid string) {
+	add := func(action string, n, value float64) {
+		if n == 0 && value == 0 {
+			return
+		}
+		k := factKey{account: r.accountID, campaign: cid, set: ConversionActionSet, action: action, day: r.day.Unix()}
+		i, seen := b.facts[k]
+		if !seen {
+			var m [catalog.NumMeasures]float64
+			for j, v := range r.measures {
+				if v == ads.NotReported {
+					m[j] = ads.NotReported
+				}
+			}
+			i = len(b.ex.Facts)
+			b.facts[k] = i
+			b.ex.Facts = append(b.ex.Facts, ads.Fact{Date: r.day, AccountID: r.accountID, CampaignID: cid,
+				Breakdown: ConversionActionSet, ConversionAction: action, Measures: m})
+			b.actionRows++
+		}
+		f := &b.ex.Facts[i]
+		f.Measures[catalog.Conversions] += n
+		if f.Measures[catalog.ConversionValue] != ads.NotReported {
+			f.Measures[catalog.ConversionValue] += value
+		}
+	}
+	value := r.measures[catalog.ConversionValue]
+	if value == ads.NotReported {
+		value = 0
+	}
+	add(purchaseAction, r.measures[catalog.Conversions], value)
+	for i, a := range metaActions {
+		add(a.action, r.actions[i][0], r.actions[i][1])
+	}
+}
+
+// addMeasures sums m into f's measures (a NotReported measure stays so).
+func addMeasures(f *ads.Fact, m *[catalog.NumMeasures]float64) {
+	for j, v := range m {
+		if v != ads.NotReported && f.Measures[j] != ads.NotReported {
+			f.Measures[j] += v
+		}
+	}
+}
+
 // active: some metric of the line is not 0 (nor empty).
 func (r *row) active() bool {
 	for _, v := range r.measures {
 		if v > 0 {
+			return true
+		}
+	}
+	for _, a := range r.actions {
+		if a[0] > 0 || a[1] > 0 {
 			return true
 		}
 	}
@@ -329,6 +419,12 @@ func (b *builder) addReach() {
 // conversions.
 func (b *builder) noteMerged() {
 	rep := b.rep
+	if b.summedUp > 0 {
+		rep.note("%d lines summed up into the %s rows of their campaign, day and values (the set is stored per campaign)", b.summedUp, b.p.set)
+	}
+	if b.actionRows > 0 {
+		rep.note("%d conversion_action rows (campaign × day × action)", b.actionRows)
+	}
 	if b.mergedLines > 0 {
 		if len(b.p.breakdowns) > 0 {
 			var names []string
@@ -348,7 +444,7 @@ func (b *builder) noteMerged() {
 // finishObjects sorts the accounts, campaigns, ad sets and ads into the export
 // and counts them in the report.
 func (b *builder) finishObjects() {
-	rep, ex := b.rep, b.ex
+	p, rep, ex := b.p, b.rep, b.ex
 	for _, a := range b.accounts {
 		if a.AccountName == "" {
 			a.AccountName = a.AccountID
@@ -357,6 +453,11 @@ func (b *builder) finishObjects() {
 		if a.Timezone == "" {
 			a.Timezone = "UTC"
 		}
+		a.AttributionWindow = p.attribution
+		if p.platform == Google {
+			a.AttributionWindow = catalog.PerActionWindow // each conversion action has its own
+		}
+		a.ConversionActions = p.conversionActions()
 		ex.Accounts = append(ex.Accounts, *a)
 	}
 	slices.SortFunc(ex.Accounts, func(a, b Account) int { return cmp.Compare(a.AccountID, b.AccountID) })
@@ -371,7 +472,7 @@ func (b *builder) finishObjects() {
 }
 
 // compareFacts orders facts by account, date, campaign, ad set, ad, country,
-// device and publisher platform.
+// device, publisher platform, breakdown set and the set's values.
 func compareFacts(a, b ads.Fact) int {
 	if c := strings.Compare(a.AccountID, b.AccountID); c != 0 {
 		return c
@@ -380,7 +481,8 @@ func compareFacts(a, b ads.Fact) int {
 		return c
 	}
 	for _, p := range [...][2]string{{a.CampaignID, b.CampaignID}, {a.AdSetID, b.AdSetID}, {a.AdID, b.AdID},
-		{a.Country, b.Country}, {a.Device, b.Device}, {a.PublisherPlatform, b.PublisherPlatform}} {
+		{a.Country, b.Country}, {a.Device, b.Device}, {a.PublisherPlatform, b.PublisherPlatform}, {a.Breakdown, b.Breakdown},
+		{a.Age, b.Age}, {a.Gender, b.Gender}, {a.Placement, b.Placement}, {a.ConversionAction, b.ConversionAction}} {
 		if c := strings.Compare(p[0], p[1]); c != 0 {
 			return c
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
@@ -192,7 +193,7 @@ func (pl *planner) plan(ex *Export) (*FilePlan, WrittenFile, error) {
 		}
 		p.Accounts = append(p.Accounts, pa)
 		p.ids[a.AccountID] = pa.AccountID
-		p.Ranges = append(p.Ranges, replaceRange(pa.AccountID, ex.First, ex.Last))
+		p.Ranges = append(p.Ranges, replaceRange(pa.AccountID, ex.BreakdownKey(), ex.First, ex.Last))
 		if pa.New {
 			f.NewAccounts = append(f.NewAccounts, pa.AccountID)
 		}
@@ -230,6 +231,11 @@ func (pl *planner) account(ex *Export, a Account) (PlannedAccount, error) {
 		return PlannedAccount{}, fmt.Errorf("%s: account %s is in %s in the warehouse, and this file's money is in %s; fix: check --account-id and --currency (an account has one currency)",
 			ex.File, old.AccountID, old.Currency, a.Currency)
 	}
+	if a.AttributionWindow != "" && old.AttributionWindow != "" && a.AttributionWindow != old.AttributionWindow {
+		return PlannedAccount{}, fmt.Errorf("%s: account %s's conversions in the warehouse are counted under the attribution window %s, and this file's under %s; "+
+			"fix: export the report with the account's attribution setting (%s), or import into another warehouse (an account's conversions are held under one window)",
+			ex.File, old.AccountID, old.AttributionWindow, a.AttributionWindow, old.AttributionWindow)
+	}
 	next := old
 	if a.NameKnown {
 		next.AccountName = a.AccountName
@@ -237,8 +243,30 @@ func (pl *planner) account(ex *Export, a Account) (PlannedAccount, error) {
 	if a.TimezoneKnown {
 		next.Timezone = a.Timezone
 	}
+	if a.AttributionWindow != "" {
+		next.AttributionWindow = a.AttributionWindow
+	}
+	next.ConversionActions = mergeActions(old.ConversionActions, a.ConversionActions)
 	pl.accounts[key] = next
 	return PlannedAccount{Account: next, Changed: next != old}, nil
+}
+
+// mergeActions is what an account's conversions count after an import: the
+// file's description joined to the warehouse's when they differ (its
+// conversions then count one on some days and the other on others).
+func mergeActions(old, file string) string {
+	switch {
+	case file == "" || old == file:
+		return old
+	case old == "":
+		return file
+	}
+	for _, part := range strings.Split(old, "; ") {
+		if part == file {
+			return old
+		}
+	}
+	return old + "; " + file
 }
 
 // newCampaigns finds the file's campaigns that are new, and counts them as

@@ -64,6 +64,26 @@ var fuzzSeeds = []string{
 	// Every line without activity: nothing to add, the dates still covered.
 	"\"Account ID\",\"Campaign name\",\"Day\",\"Impressions\",\"Amount spent (USD)\"\n1,C,2000 01 01,0,0\n",
 	"\xef\xbb\xbf\"Campaign name\",\"Day\",\"Amount spent (USD)\",\"Impressions\"\nC,2026-01-01,99999999999999.999999,9223372036854775807\n",
+	// Breakdown sets: Meta age and gender by ad set with an attribution
+	// setting and a totals line; Meta placement with platform and device;
+	// Meta conversions by action; TikTok placement; Google's age report.
+	`"Reporting starts","Reporting ends","Account ID","Campaign name","Ad set name","Day","Age","Gender","Attribution setting","Impressions","Amount spent (USD)","Purchases","Purchases conversion value"
+"2026-01-01","2026-01-01","","","","","","","","30","3.00","2","20.00"
+"2026-01-01","2026-01-01","1","C","S","2026-01-01","18-24","female","7-day click or 1-day view","10","1.00","1","10.00"
+"2026-01-01","2026-01-01","1","C","T","2026-01-01","18-24","female","7-day click or 1-day view","10","1.00","",""
+"2026-01-01","2026-01-01","1","C","T","2026-01-01","65+","unknown","7-day click or 1-day view","10","1.00","1","10.00"
+`,
+	"Account ID,Campaign name,Day,Platform,Placement,Impression device,Impressions,Amount spent (USD)\n" +
+		"1,C,2026-01-01,Instagram,Instagram Reels,iPhone,10,1.00\n1,C,2026-01-01,Facebook,Feed,Desktop,10,2.00\n1,C,2026-01-01,,Facebook Stories,,10,2.00\n",
+	"Account ID,Campaign name,Day,Impressions,Amount spent (USD),Purchases,Purchases conversion value,Adds to cart,Adds to cart conversion value,Leads,Registrations completed,Checkouts initiated,Attribution setting\n" +
+		"1,C,2026-01-01,10,1.00,2,20.00,5,50.00,1,1,3,1-day click\n1,D,2026-01-01,0,0.00,,,1,,,,,1-day click\n",
+	"By Day,Campaign name,Ad group name,Placement,Age,Gender,Cost (USD),Impressions\n2026-01-05,C,G,Pangle,,,1.00,1\n",
+	"By Day,Campaign name,Age,Gender,Cost,Impressions,Currency\n2026-01-05,C,55+,Male,1.00,1,USD\n2026-01-05,C,AGE_18_24,FEMALE,1.00,1,USD\n",
+	"Age report\n\"January 1, 2026 - January 1, 2026\"\nAge,Day,Campaign,Ad group,Currency code,Cost,Impr.,Conversions\n18 - 24,2026-01-01,C,A,USD,1.00,1,0.50\n65+,2026-01-01,C,A,USD,1.00,1,0.25\nTotal: Account,,,,USD,2.00,2,0.75\n",
+	// Refused: age with placement, two attribution settings, a bad gender.
+	"Account ID,Campaign name,Day,Age,Placement,Impressions,Amount spent (USD)\n1,C,2026-01-01,18-24,Feed,10,1.00\n",
+	"Account ID,Campaign name,Day,Attribution setting,Impressions,Amount spent (USD)\n1,C,2026-01-01,1-day click,1,1.00\n1,C,2026-01-02,7-day click,1,1.00\n",
+	"Day,Campaign,Gender,Cost,Impr.\n2026-01-01,C,18-24,1.00,1\n",
 }
 
 // FuzzParseExport: any bytes, no panic; an error is an *Error naming the file;
@@ -135,7 +155,26 @@ func checkExport(t *testing.T, ex *Export) {
 			t.Fatalf("ad %+v", a)
 		}
 	}
+	set, actionFacts := ex.BreakdownKey(), 0
+	purchases := map[string]float64{} // campaign + day: delivery conversions minus purchase rows
 	for _, f := range ex.Facts {
+		key := f.CampaignID + f.Date.String()
+		switch {
+		case f.Breakdown == ConversionActionSet:
+			actionFacts++
+			if set != catalog.Delivery || f.AdSetID != "" || f.AdID != "" || f.ConversionAction == "" || f.Measures[catalog.Spend] != 0 {
+				t.Fatalf("conversion_action row %+v in a %s export", f, set)
+			}
+			if f.ConversionAction == purchaseAction {
+				purchases[key] -= f.Measures[catalog.Conversions]
+			}
+		case f.BreakdownKey() != set:
+			t.Fatalf("a %s row in a %s export: %+v", f.BreakdownKey(), set, f)
+		case set != catalog.Delivery && (f.AdSetID != "" || f.AdID != ""):
+			t.Fatalf("a %s row below its campaign: %+v", set, f)
+		case set == catalog.Delivery:
+			purchases[key] += f.Measures[catalog.Conversions]
+		}
 		switch {
 		case !accounts[f.AccountID], f.CampaignID != "" && !campaigns[f.CampaignID], f.AdSetID != "" && !adsets[f.AdSetID]:
 			t.Fatalf("fact with unknown IDs %+v", f)
@@ -151,8 +190,18 @@ func checkExport(t *testing.T, ex *Export) {
 			t.Fatalf("reach %+v", r)
 		}
 	}
+	if actionFacts > 0 {
+		for k, v := range purchases {
+			if v != 0 {
+				t.Fatalf("purchase rows of %s differ from the delivery conversions by %v", k, v)
+			}
+		}
+	}
+	if set != catalog.Delivery && len(ex.Reach) > 0 {
+		t.Fatalf("reach in a %s export", set)
+	}
 	rep := ex.Report
-	if rep.Facts != len(ex.Facts) || rep.RowsImported < rep.Facts || rep.RowsImported+rep.SkippedLines() > rep.DataLines {
+	if rep.Facts != len(ex.Facts) || rep.RowsImported < rep.Facts-actionFacts || rep.RowsImported+rep.SkippedLines() > rep.DataLines {
 		t.Fatalf("report counts %+v", rep)
 	}
 }

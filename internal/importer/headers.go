@@ -31,14 +31,23 @@ const (
 	colCountry
 	colDevice
 	colPublisher
-	colBreakdown  // age, gender, region…: rows are summed, reach is left out
-	colResults    // Meta's Results: conversions when there is no Purchases column
-	colResultType // what each row's Results are (purchases, link clicks, reach…)
+	// colAge, colGender and colPlacement are the breakdown sets' columns:
+	// their lines become the rows of a set other than delivery (chooseSet).
+	colAge
+	colGender
+	colPlacement
+	colAttribution // Meta's "Attribution setting": the account's window
+	colBreakdown   // region, network…: rows are summed, reach is left out
+	colResults     // Meta's Results: conversions when there is no Purchases column
+	colResultType  // what each row's Results are (purchases, link clicks, reach…)
 	colReach
+	// colAction is the first of Meta's per-action result columns: action i of
+	// metaActions counts in colAction + 2i, its value in colAction + 2i + 1.
+	colAction
 	// colMeasure is the first of the stored measures' kinds: measure m of the
 	// catalog is colMeasure + m (see measureKind), its headers the catalog's.
-	colMeasure
-	numKinds = colMeasure + kind(catalog.NumMeasures)
+	colMeasure = colAction + 2*numMetaActions
+	numKinds   = colMeasure + kind(catalog.NumMeasures)
 )
 
 var kindNames = map[kind]string{
@@ -48,6 +57,7 @@ var kindNames = map[kind]string{
 	colAdSetName: "ad set name", colAdID: "ad ID", colAdName: "ad name", colObjective: "objective",
 	colStatus: "status", colCountry: "country", colDevice: "device", colPublisher: "publisher platform",
 	colResults: "results", colResultType: "result type", colReach: "reach",
+	colAge: "age", colGender: "gender", colPlacement: "placement", colAttribution: "attribution setting",
 }
 
 // isMetric: the columns whose cells are numbers.
@@ -55,7 +65,7 @@ func (k kind) isMetric() bool { return k >= colResults && k != colResultType }
 
 // isDimension: the columns that name what a row is about (all empty on a totals row).
 func (k kind) isDimension() bool {
-	return k >= colAccountID && k <= colAdName && k != colCurrency || k == colCountry || k == colDevice || k == colPublisher
+	return k >= colAccountID && k <= colAdName && k != colCurrency || k >= colCountry && k <= colPlacement
 }
 
 // platform bits of a header.
@@ -145,6 +155,7 @@ func def(k kind, platform int, lang string, names ...string) {
 
 func init() {
 	defineMetricHeaders()
+	defineActionHeaders()
 
 	// Meta Ads Manager, English.
 	def(colReportStart, pMeta, "en", "reporting starts")
@@ -164,10 +175,14 @@ func init() {
 	def(colDevice, pMeta, "en", "device platform", "impression device")
 	def(colPublisher, pMeta, "en", "platform")
 	def(colCountry, pMeta, "en", "country")
-	def(colBreakdown, pMeta, "en", "age", "gender", "region", "dma region", "placement")
+	def(colAge, pMeta, "en", "age")
+	def(colGender, pMeta, "en", "gender")
+	def(colPlacement, pMeta, "en", "placement")
+	def(colAttribution, pMeta, "en", "attribution setting")
+	def(colBreakdown, pMeta, "en", "region", "dma region")
 	def(colDerived, pMeta, "en", "frequency", "cost per result", "cpm (cost per 1,000 impressions)", "ctr (all)",
 		"cpc (all)", "cpc (cost per link click)", "ctr (link click-through rate)", "purchase roas (return on ad spend)",
-		"cost per purchase", "attribution setting", "ends", "starts", "ad set budget", "ad set budget type",
+		"cost per purchase", "ends", "starts", "ad set budget", "ad set budget type",
 		"budget", "bid", "bid type", "thruplays", "cost per thruplay", "quality ranking", "result rate",
 		"ad set delivery", "ad delivery", "ad set run status", "ad creative", "unique link clicks")
 
@@ -189,12 +204,16 @@ func init() {
 	def(colDevice, pMeta, "es", "plataforma del dispositivo", "dispositivo de impresion")
 	def(colPublisher, pMeta, "es", "plataforma")
 	def(colCountry, pMeta, "es", "pais")
-	def(colBreakdown, pMeta, "es", "edad", "sexo", "region", "ubicacion")
+	def(colAge, pMeta, "es", "edad")
+	def(colGender, pMeta, "es", "sexo")
+	def(colPlacement, pMeta, "es", "ubicacion")
+	def(colAttribution, pMeta, "es", "configuracion de atribucion")
+	def(colBreakdown, pMeta, "es", "region")
 	def(colDerived, pMeta, "es", "frecuencia", "costo por resultado", "coste por resultado",
 		"cpm (costo por mil impresiones)", "cpm (coste por mil impresiones)", "ctr (todos)", "cpc (todos)",
 		"cpc (costo por clic en el enlace)", "cpc (coste por clic en el enlace)", "ctr (porcentaje de clics en el enlace)",
 		"roas (retorno de la inversion en publicidad) de compras", "costo por compra", "coste por compra",
-		"configuracion de atribucion", "finalizacion", "inicio", "presupuesto del conjunto de anuncios",
+		"finalizacion", "inicio", "presupuesto del conjunto de anuncios",
 		"presupuesto", "thruplays", "puja")
 
 	// Google Ads, English.
@@ -209,6 +228,10 @@ func init() {
 	def(colObjective, pGoogle, "en", "campaign type", "advertising channel type")
 	def(colStatus, pGoogle, "en", "campaign status", "campaign state", "status")
 	def(colDevice, pGoogle, "en", "device")
+	// The age and gender reports (Audiences → Demographics) are separate
+	// downloads: each is its own breakdown set.
+	def(colAge, pGoogle, "en", "age", "age range")
+	def(colGender, pGoogle, "en", "gender")
 	def(colBreakdown, pGoogle, "en", "network", "network (with search partners)", "country/territory",
 		"country/territory (user location)", "ad group status", "ad group state", "keyword", "search keyword")
 	def(colDerived, pGoogle, "en", "ctr", "avg. cpc", "avg. cpm", "avg. cpv", "avg. cost", "cost / conv.",
@@ -229,6 +252,8 @@ func init() {
 	def(colObjective, pGoogle, "es", "tipo de campana")
 	def(colStatus, pGoogle, "es", "estado de la campana", "estado")
 	def(colDevice, pGoogle, "es", "dispositivo")
+	def(colAge, pGoogle, "es", "edad", "rango de edad")
+	def(colGender, pGoogle, "es", "sexo")
 	def(colBreakdown, pGoogle, "es", "red", "red (con partners de busqueda)", "pais/territorio",
 		"estado del grupo de anuncios", "palabra clave")
 	def(colDerived, pGoogle, "es", "ctr", "cpc medio", "cpm medio", "coste medio", "costo promedio", "coste/conv.",
@@ -253,7 +278,10 @@ func init() {
 	// "Primary status" is the status of the report's own rows: the campaign's
 	// only in a campaign report (see tiktokStatus).
 	def(colStatus, pTikTok, "en", "campaign status", "primary status")
-	def(colBreakdown, pTikTok, "en", "age", "gender", "placement", "placements", "country/region", "location",
+	def(colAge, pTikTok, "en", "age")
+	def(colGender, pTikTok, "en", "gender")
+	def(colPlacement, pTikTok, "en", "placement", "placements")
+	def(colBreakdown, pTikTok, "en", "country/region", "location",
 		"platform", "operating system", "os", "language", "device brand", "device price", "network type",
 		"interest category", "province")
 	def(colDerived, pTikTok, "en", "frequency", "ctr (destination)", "ctr (all)", "cpc (destination)", "cpc (all)", "cpm",

@@ -68,6 +68,9 @@ type Export struct {
 	Ads         []ads.Ad
 	Facts       []ads.Fact // in account, date, campaign, ad set, ad order
 	Reach       []ads.Reach
+	// Breakdown is the breakdown set of the file's lines ("": delivery; see
+	// BreakdownKey): importing the file replaces that set's rows only.
+	Breakdown string
 }
 
 // column is one column of the header row.
@@ -87,9 +90,15 @@ type parser struct {
 	// does (age, gender, …): their rows are summed.
 	breakdowns []column
 	platform   string
-	lang       string
-	style      NumberStyle
-	currency   string // from a header suffix, or Options
+	// set is the breakdown set of the lines (chooseSet).
+	set string
+	// attribution is the file's attribution setting as a window name, from
+	// the line attributionLine ("" when the file has none).
+	attribution     string
+	attributionLine int
+	lang            string
+	style           NumberStyle
+	currency        string // from a header suffix, or Options
 
 	declaredFirst, declaredLast time.Time // Google's date-range line
 	// periodLine is a line taken for a totals line because it covers several
@@ -150,6 +159,9 @@ func Parse(file string, data []byte, opt Options) (*Export, error) {
 	}
 	if err := p.build(ex, rows, totals); err != nil {
 		return nil, err
+	}
+	if p.set != catalog.Delivery {
+		ex.Breakdown = p.set
 	}
 	return ex, nil
 }
@@ -303,11 +315,14 @@ type row struct {
 	adsetID, adsetName        string
 	adID, adName              string
 	country, device, platform string
+	age, gender, placement    string
 	objective, status         string
 
 	// measures are the stored measures, indexed by catalog.Measure (see
 	// parseMeasures).
-	measures      [catalog.NumMeasures]float64
+	measures [catalog.NumMeasures]float64
+	// actions are the counts and values (micros) of metaActions.
+	actions       [numMetaActions][2]float64
 	reach         int64 // -1: none
 	nonConversion string
 }

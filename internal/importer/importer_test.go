@@ -346,10 +346,10 @@ func TestErrors(t *testing.T) {
 // Lines with the same day and names (an age breakdown) are summed; their reach
 // is left out, since reach cannot be summed.
 func TestBreakdownsAreSummed(t *testing.T) {
-	data := `"Account ID","Campaign name","Day","Age","Reach","Impressions","Amount spent (USD)","Link clicks","Clicks (all)","Country","Platform","Device platform"
-1,C,2026-01-01,18-24,100,1000,10.00,5,6,US,facebook,mobile_app
-1,C,2026-01-01,25-34,200,2000,20.00,5,6,US,facebook,mobile_app
-1,C,2026-01-01,25-34,200,2000,20.00,5,6,GB,instagram,desktop
+	data := `"Account ID","Campaign name","Day","Region","Reach","Impressions","Amount spent (USD)","Link clicks","Clicks (all)","Country","Platform","Device platform"
+1,C,2026-01-01,California,100,1000,10.00,5,6,US,facebook,mobile_app
+1,C,2026-01-01,Texas,200,2000,20.00,5,6,US,facebook,mobile_app
+1,C,2026-01-01,England,200,2000,20.00,5,6,GB,instagram,desktop
 `
 	ex, err := Parse("b.csv", []byte(data), Options{})
 	if err != nil {

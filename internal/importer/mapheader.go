@@ -32,7 +32,14 @@ func (p *parser) mapHeader(preamble []record) error {
 	if err := p.chooseLevel(); err != nil {
 		return err
 	}
-	return p.noteMetrics()
+	if err := p.chooseSet(); err != nil {
+		return err
+	}
+	if err := p.noteMetrics(); err != nil {
+		return err
+	}
+	p.noteActions()
+	return nil
 }
 
 // readPreamble takes Google's date range and report name from the lines before

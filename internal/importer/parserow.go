@@ -155,6 +155,38 @@ func (p *parser) parseObjects(rec record, r *row) error {
 	r.country = country(p.name(rec, colCountry))
 	r.device = p.mapped("d", p.name(rec, colDevice), device)
 	r.platform = p.mapped("p", p.name(rec, colPublisher), snake)
+	return p.parseBreakdowns(rec, r)
+}
+
+// parseBreakdowns reads the age, gender and placement of the row: values
+// that are not an age bracket or a gender are errors (a wrong column would
+// otherwise be stored as ages); placements are kept as Meta and TikTok name
+// them, in the catalog's short form.
+func (p *parser) parseBreakdowns(rec record, r *row) error {
+	if v := p.name(rec, colAge); v != "" {
+		if r.age = p.mapped("a", v, age); r.age == "" {
+			return p.errCell(rec, colAge, "not an age bracket",
+				"ages look like 18-24, 25-34, 35-44, 45-54, 55-64, 65+ or Unknown: export the report again with the Age breakdown")
+		}
+	}
+	if v := p.name(rec, colGender); v != "" {
+		if r.gender = p.mapped("g", v, gender); r.gender == "" {
+			return p.errCell(rec, colGender, "not a gender", "genders are female, male or unknown: export the report again with the Gender breakdown")
+		}
+	}
+	v := p.name(rec, colPlacement)
+	switch {
+	case v == "":
+	case p.platform == TikTok:
+		r.placement = p.mapped("t", v, tiktokPlacement)
+		r.platform = r.placement // TikTok's placement is its publisher platform
+	default:
+		pos, plat := metaPlacement(v)
+		r.placement = pos
+		if r.platform == "" {
+			r.platform = plat // "Instagram Reels" names its platform
+		}
+	}
 	return nil
 }
 
@@ -164,6 +196,12 @@ func (p *parser) parseObjects(rec record, r *row) error {
 // when there is no Purchases column; and reach.
 func (p *parser) parseMetrics(rec record, r *row) error {
 	if err := p.parseMeasures(rec, r); err != nil {
+		return err
+	}
+	if err := p.parseActions(rec, r); err != nil {
+		return err
+	}
+	if err := p.parseAttribution(rec); err != nil {
 		return err
 	}
 	m := &r.measures
@@ -188,6 +226,57 @@ func (p *parser) parseMetrics(rec record, r *row) error {
 	m[catalog.Conversions] = v
 	if t := p.cell(rec, colResultType); v != 0 && p.mapped("r", t, notConversionMark) != "" {
 		r.nonConversion, m[catalog.Conversions] = t, 0
+	}
+	return nil
+}
+
+// parseActions reads Meta's per-action columns: counts whole, values in
+// micros.
+func (p *parser) parseActions(rec record, r *row) error {
+	for i := range metaActions {
+		if k := actionKind(i, false); p.has(k) {
+			n, err := p.count(rec, k)
+			if err != nil {
+				return err
+			}
+			r.actions[i][0] = float64(n)
+		}
+		if k := actionKind(i, true); p.has(k) {
+			m, err := p.money(rec, k)
+			if err != nil {
+				return err
+			}
+			r.actions[i][1] = float64(m)
+		}
+	}
+	return nil
+}
+
+// parseAttribution reads the line's attribution setting: one per file, since
+// an account's conversions are held under one window.
+func (p *parser) parseAttribution(rec record) error {
+	v := p.name(rec, colAttribution)
+	if v == "" {
+		return nil
+	}
+	w := p.mapped("w", v, func(v string) string {
+		w, err := attributionSetting(v)
+		if err != nil {
+			return "!" + err.Error()
+		}
+		return w
+	})
+	if strings.HasPrefix(w, "!") {
+		return p.errCell(rec, colAttribution, w[1:],
+			"export the report again with the Attribution setting column as Ads Manager writes it, or remove the column")
+	}
+	switch {
+	case p.attribution == "":
+		p.attribution, p.attributionLine = w, rec.line()
+	case p.attribution != w:
+		return p.errCell(rec, colAttribution,
+			fmt.Sprintf("this line's attribution setting is %s, line %d's is %s: conversions counted under different windows cannot be stored for one account", w, p.attributionLine, p.attribution),
+			"export one attribution setting per file (in Ads Manager, keep one Attribution setting in Compare attribution settings, or filter the campaigns by it)")
 	}
 	return nil
 }

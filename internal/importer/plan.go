@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // FilePlan is what importing one file writes, decided by the engine before a
@@ -94,12 +95,17 @@ func (p *FilePlan) Send(sink ads.Sink) error {
 	return nil
 }
 
-// replaceRange is what importing a file covering first … last replaces for
-// one account: its facts on those days, and the reach of every period that
-// overlaps them (reach is stored per day, ISO week and month).
-func replaceRange(account string, first, last time.Time) Range {
+// replaceRange is what importing a file of breakdown set set covering first
+// … last replaces for one account: its set's facts on those days and, for a
+// delivery export, the conversion_action rows of those days (read from the
+// same lines) and the reach of every period that overlaps them (reach is
+// stored per day, ISO week and month, and never per breakdown).
+func replaceRange(account, set string, first, last time.Time) Range {
+	if set != catalog.Delivery {
+		return Range{AccountID: account, First: first, Last: last, Breakdowns: []string{set}}
+	}
 	monthStart := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, first.Location())
-	return Range{AccountID: account, First: first, Last: last, Reach: []ReachPeriod{
+	return Range{AccountID: account, First: first, Last: last, Breakdowns: []string{catalog.Delivery, ConversionActionSet}, Reach: []ReachPeriod{
 		{Grain: "daily", From: first, To: last},
 		{Grain: "weekly", From: first.AddDate(0, 0, -6), To: last},
 		{Grain: "monthly", From: monthStart, To: last},

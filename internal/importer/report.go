@@ -72,6 +72,9 @@ type Report struct {
 	Encoding    string // UTF-8, UTF-16LE, UTF-16BE, Windows-1252
 	ReportName  string // Google's first line, when there is one
 	Level       string // account, campaign, adset or ad: the finest level of the rows
+	// Breakdown is the breakdown set of the lines when it is not delivery
+	// (age_gender, placement, age, gender): stored per campaign.
+	Breakdown   string
 	First, Last string // the dates covered (YYYY-MM-DD)
 
 	DataLines    int // data lines read (after the header, blank lines excluded)
@@ -123,7 +126,11 @@ func (r *Report) String() string {
 	if r.ReportName != "" {
 		fmt.Fprintf(&b, "  report: %s\n", r.ReportName)
 	}
-	fmt.Fprintf(&b, "  accounts: %s; %s to %s; rows at %s level\n", strings.Join(r.Accounts, ", "), r.First, r.Last, r.Level)
+	fmt.Fprintf(&b, "  accounts: %s; %s to %s; rows at %s level", strings.Join(r.Accounts, ", "), r.First, r.Last, r.Level)
+	if r.Breakdown != "" {
+		fmt.Fprintf(&b, ", breakdown set %s (stored per campaign)", r.Breakdown)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "  %s: %d imported as %s (%s, %s, %s, %s), %d skipped\n",
 		count(r.DataLines, "data line"), r.RowsImported, count(r.Facts, "fact"), count(r.Campaigns, "campaign"),
 		count(r.AdSets, "ad set"), count(r.Ads, "ad"), count(r.ReachRows, "reach row"), r.SkippedLines())

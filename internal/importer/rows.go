@@ -12,10 +12,12 @@ type Rows interface {
 }
 
 // ScanAccounts reads rows of account_id, platform, account_name, currency,
-// timezone, status (Store.Accounts).
+// timezone, status, attribution_window, conversion_actions (Store.Accounts;
+// the last two "" where NULL: select them with coalesce).
 func ScanAccounts(rows Rows) ([]ads.Account, error) {
 	return scanAll(rows, func(a *ads.Account) []any {
-		return []any{&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status}
+		return []any{&a.AccountID, &a.Platform, &a.AccountName, &a.Currency, &a.Timezone, &a.Status,
+			&a.AttributionWindow, &a.ConversionActions}
 	})
 }
 

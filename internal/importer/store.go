@@ -87,11 +87,39 @@ type LedgerEntry struct {
 type CampaignKey struct{ AccountID, CampaignID string }
 
 // Range is what importing a file replaces for one of its accounts: the facts
-// from First to Last, and the reach rows of each ReachPeriod.
+// of its breakdown sets from First to Last, and the reach rows of each
+// ReachPeriod. An export of one breakdown set (age and gender, placement)
+// replaces that set's rows only, so that importing an age export never
+// deletes the delivery rows of its days, nor a delivery export the age rows.
 type Range struct {
 	AccountID   string // the warehouse's spelling
 	First, Last time.Time
-	Reach       []ReachPeriod
+	// Breakdowns are the keys (facts.breakdown) of the sets replaced: a
+	// delivery export's are catalog.Delivery and conversion_action (its
+	// conversions by action are read from the same lines, and must sum to
+	// them); another set's export's, that set's key alone.
+	Breakdowns []string
+	// Reach is empty when the file replaces no reach (a breakdown set's
+	// export: reach is never stored per breakdown).
+	Reach []ReachPeriod
+}
+
+// FactWhere is the SQL condition selecting r's facts, and its arguments in
+// order, for a store's DELETE and counts: account, dates and breakdown sets.
+// alias prefixes the columns ("f." in a join); param writes the placeholder
+// of the nth argument (from 1; date: a day).
+func (r Range) FactWhere(alias string, param func(n int, date bool) string) (string, []any) {
+	args := []any{r.AccountID, r.First, r.Last}
+	in := make([]string, len(r.Breakdowns))
+	for i, b := range r.Breakdowns {
+		in[i] = param(len(args)+1, false)
+		args = append(args, b)
+	}
+	if len(in) == 0 {
+		in = []string{"NULL"} // no set: nothing (never happens in a plan)
+	}
+	return fmt.Sprintf("%[1]saccount_id = %[2]s AND %[1]sdate BETWEEN %[3]s AND %[4]s AND %[1]sbreakdown IN (%[5]s)",
+		alias, param(1, false), param(2, true), param(3, true), strings.Join(in, ", ")), args
 }
 
 // ReachPeriod selects the reach rows of one grain whose period starts from
@@ -110,7 +138,9 @@ type Replacement struct {
 
 // ReachWhere is the SQL condition selecting r's reach rows, and its
 // arguments in order, for a store's DELETE and count. param writes the
-// placeholder of the nth argument (from 1; date: a day).
+// placeholder of the nth argument (from 1; date: a day). A range without
+// reach periods selects none ("account_id = ? AND FALSE" would not read
+// alike everywhere): check HasReach first.
 func (r Range) ReachWhere(param func(n int, date bool) string) (string, []any) {
 	args := []any{r.AccountID}
 	terms := make([]string, len(r.Reach))
@@ -121,3 +151,6 @@ func (r Range) ReachWhere(param func(n int, date bool) string) (string, []any) {
 	}
 	return "account_id = " + param(1, false) + " AND (" + strings.Join(terms, " OR ") + ")", args
 }
+
+// HasReach reports whether r replaces reach rows.
+func (r Range) HasReach() bool { return len(r.Reach) > 0 }

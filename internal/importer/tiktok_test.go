@@ -244,8 +244,12 @@ func TestTikTokBreakdownHasNoReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ex.Report.Platform != TikTok || len(ex.Facts) != 1 || len(ex.Reach) != 0 || ex.Facts[0].Measures[catalog.Spend] != 30_000_000 ||
-		!hasNote(ex.Report, "reach not imported: the rows are broken down") || !hasNote(ex.Report, "1 lines summed") {
+	// Each age is its own age_gender row (never summed into one delivery
+	// row), and the reach of the parts is left out.
+	if ex.Report.Platform != TikTok || ex.Breakdown != "age_gender" || len(ex.Facts) != 2 || len(ex.Reach) != 0 ||
+		ex.Facts[0].Age != "18-24" || ex.Facts[0].Measures[catalog.Spend] != 10_000_000 ||
+		ex.Facts[1].Age != "25-34" || ex.Facts[1].Measures[catalog.Spend] != 20_000_000 ||
+		!hasNote(ex.Report, "reach not imported: the rows are broken down") {
 		t.Errorf("facts %+v reach %+v notes %q", ex.Facts, ex.Reach, ex.Report.Notes)
 	}
 }

@@ -71,7 +71,8 @@ func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
 	if s.fresh {
 		return nil, nil
 	}
-	rows, err := s.query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status FROM accounts`)
+	rows, err := s.query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status,
+		ifNull(attribution_window, ''), ifNull(conversion_actions, '') FROM accounts`)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: reading the accounts: %w", err)
 	}
@@ -116,6 +117,16 @@ func reachWhere(r importer.Range) (string, []any) {
 	})
 }
 
+// factWhere selects the facts of r: its account, dates and breakdown sets.
+func factWhere(r importer.Range) (string, []any) {
+	return r.FactWhere("", func(_ int, date bool) string {
+		if date {
+			return "toDate(?)"
+		}
+		return "?"
+	})
+}
+
 // Replaced reads the replaced campaigns' names from their facts (the
 // warehouse is denormalized).
 func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.Replacement, error) {
@@ -124,18 +135,20 @@ func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.
 		return rep, nil
 	}
 	var facts, reach uint64
-	if err := s.queryRow(ctx, `SELECT count() FROM facts WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?)`,
-		r.AccountID, r.First, r.Last).Scan(&facts); err != nil {
+	fwhere, fargs := factWhere(r)
+	if err := s.queryRow(ctx, `SELECT count() FROM facts WHERE `+fwhere, fargs...).Scan(&facts); err != nil {
 		return rep, fmt.Errorf("clickhouse: counting the facts to replace: %w", err)
 	}
-	where, args := reachWhere(r)
-	if err := s.queryRow(ctx, `SELECT count() FROM reach WHERE `+where, args...).Scan(&reach); err != nil {
-		return rep, fmt.Errorf("clickhouse: counting the reach to replace: %w", err)
+	if r.HasReach() {
+		where, args := reachWhere(r)
+		if err := s.queryRow(ctx, `SELECT count() FROM reach WHERE `+where, args...).Scan(&reach); err != nil {
+			return rep, fmt.Errorf("clickhouse: counting the reach to replace: %w", err)
+		}
 	}
 	rep.Facts, rep.Reach = int64(facts), int64(reach)
 	rows, err := s.query(ctx, `SELECT assumeNotNull(campaign_id), ifNull(any(campaign_name), assumeNotNull(campaign_id)) FROM facts
-		WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?) AND campaign_id IS NOT NULL
-		GROUP BY campaign_id`, r.AccountID, r.First, r.Last)
+		WHERE `+fwhere+` AND campaign_id IS NOT NULL
+		GROUP BY campaign_id`, fargs...)
 	if err != nil {
 		return rep, fmt.Errorf("clickhouse: reading the replaced campaigns: %w", err)
 	}
@@ -175,10 +188,14 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 		return err
 	}
 	for _, r := range p.Ranges {
-		if err := s.mutate(ctx, `ALTER TABLE facts DELETE WHERE account_id = ? AND date BETWEEN toDate(?) AND toDate(?)`, r.AccountID, r.First, r.Last); err != nil {
+		where, args := factWhere(r)
+		if err := s.mutate(ctx, `ALTER TABLE facts DELETE WHERE `+where, args...); err != nil {
 			return fmt.Errorf("clickhouse: replacing facts: %w", err)
 		}
-		where, args := reachWhere(r)
+		if !r.HasReach() {
+			continue
+		}
+		where, args = reachWhere(r)
 		if err := s.mutate(ctx, `ALTER TABLE reach DELETE WHERE `+where, args...); err != nil {
 			return fmt.Errorf("clickhouse: replacing reach: %w", err)
 		}

@@ -108,7 +108,8 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 }
 
 func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
-	rows, err := s.conn.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status FROM accounts`)
+	rows, err := s.conn.QueryContext(ctx, `SELECT account_id, platform, account_name, currency, timezone, status,
+		coalesce(attribution_window, ''), coalesce(conversion_actions, '') FROM accounts`)
 	if err != nil {
 		return nil, fmt.Errorf("duckdb: reading the accounts: %w", err)
 	}
@@ -150,21 +151,29 @@ func reachWhere(r importer.Range) (string, []any) {
 	return r.ReachWhere(func(int, bool) string { return "?" })
 }
 
+// factWhere selects the facts of r: its account, dates and breakdown sets.
+func factWhere(r importer.Range, alias string) (string, []any) {
+	return r.FactWhere(alias, func(int, bool) string { return "?" })
+}
+
 func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.Replacement, error) {
 	var rep importer.Replacement
-	if err := s.conn.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE account_id = ? AND date BETWEEN ? AND ?`,
-		r.AccountID, r.First, r.Last).Scan(&rep.Facts); err != nil {
+	where, args := factWhere(r, "")
+	if err := s.conn.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE `+where, args...).Scan(&rep.Facts); err != nil {
 		return rep, fmt.Errorf("duckdb: counting the facts to replace: %w", err)
 	}
-	where, args := reachWhere(r)
-	if err := s.conn.QueryRowContext(ctx, `SELECT count(*) FROM reach WHERE `+where, args...).Scan(&rep.Reach); err != nil {
-		return rep, fmt.Errorf("duckdb: counting the reach to replace: %w", err)
+	if r.HasReach() {
+		where, args := reachWhere(r)
+		if err := s.conn.QueryRowContext(ctx, `SELECT count(*) FROM reach WHERE `+where, args...).Scan(&rep.Reach); err != nil {
+			return rep, fmt.Errorf("duckdb: counting the reach to replace: %w", err)
+		}
 	}
+	fwhere, fargs := factWhere(r, "f.")
 	rows, err := s.conn.QueryContext(ctx, `
 		SELECT f.campaign_id, coalesce(any_value(c.campaign_name), f.campaign_id)
 		FROM facts f LEFT JOIN campaigns c ON c.campaign_id = f.campaign_id AND c.account_id = f.account_id
-		WHERE f.account_id = ? AND f.date BETWEEN ? AND ? AND f.campaign_id IS NOT NULL
-		GROUP BY f.campaign_id`, r.AccountID, r.First, r.Last)
+		WHERE `+fwhere+` AND f.campaign_id IS NOT NULL
+		GROUP BY f.campaign_id`, fargs...)
 	if err != nil {
 		return rep, fmt.Errorf("duckdb: reading the replaced campaigns: %w", err)
 	}
@@ -192,10 +201,14 @@ func (s *importStore) ClearDemo(ctx context.Context) error {
 
 func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error {
 	for _, r := range p.Ranges {
-		if err := s.exec(ctx, `DELETE FROM facts WHERE account_id = ? AND date BETWEEN ? AND ?`, r.AccountID, r.First, r.Last); err != nil {
+		where, args := factWhere(r, "")
+		if err := s.exec(ctx, `DELETE FROM facts WHERE `+where, args...); err != nil {
 			return fmt.Errorf("duckdb: replacing facts: %w", err)
 		}
-		where, args := reachWhere(r)
+		if !r.HasReach() {
+			continue
+		}
+		where, args = reachWhere(r)
 		if err := s.exec(ctx, `DELETE FROM reach WHERE `+where, args...); err != nil {
 			return fmt.Errorf("duckdb: replacing reach: %w", err)
 		}
@@ -209,8 +222,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 				return fmt.Errorf("duckdb: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:
-			if err := s.exec(ctx, `UPDATE accounts SET account_name = ?, timezone = ? WHERE account_id = ?`,
-				a.AccountName, a.Timezone, a.AccountID); err != nil {
+			if err := s.exec(ctx, `UPDATE accounts SET account_name = ?, timezone = ?, attribution_window = NULLIF(?, ''),
+				conversion_actions = NULLIF(?, '') WHERE account_id = ?`,
+				a.AccountName, a.Timezone, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
 				return fmt.Errorf("duckdb: updating account %s: %w", a.AccountID, err)
 			}
 		}

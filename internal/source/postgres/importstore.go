@@ -95,7 +95,8 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 }
 
 func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
-	rows, err := s.tx.Query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status FROM accounts`)
+	rows, err := s.tx.Query(ctx, `SELECT account_id, platform, account_name, currency, timezone, status,
+		coalesce(attribution_window, ''), coalesce(conversion_actions, '') FROM accounts`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading the accounts: %w", err)
 	}
@@ -134,23 +135,36 @@ func reachWhere(r importer.Range) (string, []any) {
 	})
 }
 
+// factWhere selects the facts of r: its account, dates and breakdown sets.
+func factWhere(r importer.Range, alias string) (string, []any) {
+	return r.FactWhere(alias, func(n int, date bool) string {
+		if date {
+			return fmt.Sprintf("$%d::date", n)
+		}
+		return fmt.Sprintf("$%d", n)
+	})
+}
+
 // Replaced reads the replaced campaigns' names as stored; the engine sorts
 // them in byte order, whatever the server's collation.
 func (s *importStore) Replaced(ctx context.Context, r importer.Range) (importer.Replacement, error) {
 	var rep importer.Replacement
-	if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM facts WHERE account_id = $1 AND date BETWEEN $2 AND $3`,
-		r.AccountID, r.First, r.Last).Scan(&rep.Facts); err != nil {
+	where, args := factWhere(r, "")
+	if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM facts WHERE `+where, args...).Scan(&rep.Facts); err != nil {
 		return rep, fmt.Errorf("postgres: counting the facts to replace: %w", err)
 	}
-	where, args := reachWhere(r)
-	if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM reach WHERE `+where, args...).Scan(&rep.Reach); err != nil {
-		return rep, fmt.Errorf("postgres: counting the reach to replace: %w", err)
+	if r.HasReach() {
+		where, args := reachWhere(r)
+		if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM reach WHERE `+where, args...).Scan(&rep.Reach); err != nil {
+			return rep, fmt.Errorf("postgres: counting the reach to replace: %w", err)
+		}
 	}
+	fwhere, fargs := factWhere(r, "f.")
 	rows, err := s.tx.Query(ctx, `
 		SELECT f.campaign_id, coalesce(min(c.campaign_name), f.campaign_id)
 		FROM facts f LEFT JOIN campaigns c ON c.campaign_id = f.campaign_id AND c.account_id = f.account_id
-		WHERE f.account_id = $1 AND f.date BETWEEN $2 AND $3 AND f.campaign_id IS NOT NULL
-		GROUP BY f.campaign_id`, r.AccountID, r.First, r.Last)
+		WHERE `+fwhere+` AND f.campaign_id IS NOT NULL
+		GROUP BY f.campaign_id`, fargs...)
 	if err != nil {
 		return rep, fmt.Errorf("postgres: reading the replaced campaigns: %w", err)
 	}
@@ -183,10 +197,14 @@ func (s *importStore) ClearDemo(ctx context.Context) error {
 
 func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error {
 	for _, r := range p.Ranges {
-		if _, err := s.exec(ctx, `DELETE FROM facts WHERE account_id = $1 AND date BETWEEN $2 AND $3`, r.AccountID, r.First, r.Last); err != nil {
+		where, args := factWhere(r, "")
+		if _, err := s.exec(ctx, `DELETE FROM facts WHERE `+where, args...); err != nil {
 			return fmt.Errorf("postgres: replacing facts: %w", err)
 		}
-		where, args := reachWhere(r)
+		if !r.HasReach() {
+			continue
+		}
+		where, args = reachWhere(r)
 		if _, err := s.exec(ctx, `DELETE FROM reach WHERE `+where, args...); err != nil {
 			return fmt.Errorf("postgres: replacing reach: %w", err)
 		}
@@ -200,8 +218,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 				return fmt.Errorf("postgres: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:
-			if _, err := s.exec(ctx, `UPDATE accounts SET account_name = $1, timezone = $2 WHERE account_id = $3`,
-				a.AccountName, a.Timezone, a.AccountID); err != nil {
+			if _, err := s.exec(ctx, `UPDATE accounts SET account_name = $1, timezone = $2, attribution_window = NULLIF($3, ''),
+				conversion_actions = NULLIF($4, '') WHERE account_id = $5`,
+				a.AccountName, a.Timezone, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
 				return fmt.Errorf("postgres: updating account %s: %w", a.AccountID, err)
 			}
 		}

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/importer"
 )
@@ -25,6 +27,7 @@ var importCases = []importCase{
 	{"objects merge by ID", importMergesObjects},
 	{"files share a campaign", importFilesShareACampaign},
 	{"TikTok exports, then query", importTikTok},
+	{"a breakdown export replaces its own set only", importBreakdownSets},
 }
 
 // overlapping covers the last day of meta_en_campaigns_daily.csv and one more.
@@ -467,5 +470,274 @@ func importTikTok(t *testing.T, w, ref ImportWarehouse) {
 	}
 	if got := sumsOf(t, wh, tiktokAccount); got != campaigns.factSums {
 		t.Errorf("after the re-export: %+v, want %+v", got, campaigns.factSums)
+	}
+}
+
+// csvGroups sums a sample export's columns by the values of its key columns
+// (joined with "\t"), with encoding/csv and math/big, independently of the
+// importer: money columns (scale 1e6) in micros, the others in hundredths.
+// skip is the lines before the header (Google's report name and range);
+// totals lines (a "Total…" first field, or an empty first key) are left out.
+func csvGroups(t *testing.T, name string, skip int, keys []string, cols map[string]int64) map[string]map[string]int64 {
+	t.Helper()
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(importTestdata(t, name), []byte("\ufeff"))))
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs = recs[skip:]
+	at := map[string]int{}
+	for i, h := range recs[0] {
+		at[h] = i
+	}
+	out := map[string]map[string]int64{}
+	for _, rec := range recs[1:] {
+		if strings.HasPrefix(rec[0], "Total") || rec[at[keys[0]]] == "" {
+			continue
+		}
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = rec[at[k]]
+		}
+		key := strings.Join(parts, "\t")
+		if out[key] == nil {
+			out[key] = map[string]int64{}
+		}
+		for c, scale := range cols {
+			v := strings.ReplaceAll(rec[at[c]], ",", "")
+			if v == "" || v == "-" || v == "--" {
+				continue
+			}
+			x, ok := new(big.Rat).SetString(v)
+			if !ok {
+				t.Fatalf("%s: %q", name, v)
+			}
+			x.Mul(x, big.NewRat(scale, 1))
+			out[key][c] += x.Num().Int64() / x.Denom().Int64()
+		}
+	}
+	return out
+}
+
+// tableGroups are a query's rows keyed by its string columns keys, with the
+// number columns cols (scaled as csvGroups scales them).
+func tableGroups(t *testing.T, tab *fit.Table, keys []string, cols map[string]string, scale map[string]int64) map[string]map[string]int64 {
+	t.Helper()
+	out := map[string]map[string]int64{}
+	for i := range tab.Len() {
+		parts := make([]string, len(keys))
+		for j, k := range keys {
+			c := tab.Column(k)
+			if c == nil {
+				t.Fatalf("no column %s in %+v", k, tab)
+			}
+			parts[j] = c.Strings[i]
+		}
+		key := strings.Join(parts, "\t")
+		out[key] = map[string]int64{}
+		for metric, file := range cols {
+			out[key][file] = int64(math.Round(tab.Column(metric).Numbers[i] * float64(scale[file])))
+		}
+	}
+	return out
+}
+
+func sameGroups(t *testing.T, what string, file, got map[string]map[string]int64) {
+	t.Helper()
+	if len(file) != len(got) {
+		t.Errorf("%s: %d rows, the file has %d groups\nfile %v\ngot  %v", what, len(got), len(file), file, got)
+	}
+	for k, want := range file {
+		for c, v := range want {
+			if got[k][c] != v {
+				t.Errorf("%s: %s: %s = %d, the file's sum is %d", what, k, c, got[k][c], v)
+			}
+		}
+	}
+}
+
+// sumsIn are the account's fact totals in one breakdown set.
+func sumsIn(t *testing.T, w ImportTarget, account, set string) factSums {
+	t.Helper()
+	where := " FROM facts WHERE account_id = '" + account + "' AND breakdown = '" + set + "'"
+	return factSums{
+		facts:       w.Count(t, "SELECT count(*)"+where),
+		spend:       w.Count(t, "SELECT coalesce(sum(spend_micros), 0)"+where),
+		value:       w.Count(t, "SELECT coalesce(sum(conversion_value_micros), 0)"+where),
+		impressions: w.Count(t, "SELECT coalesce(sum(impressions), 0)"+where),
+		conversions: float64(w.Count(t, "SELECT CAST(round(coalesce(sum(conversions), 0) * 100) AS BIGINT)"+where)) / 100,
+	}
+}
+
+// Breakdown-set exports beside delivery exports: an age/gender export after
+// a delivery export of the same days keeps the delivery rows (and reach),
+// and a delivery export after it keeps the age/gender rows; each re-export
+// replaces its own set; the per-campaign sums by age (and by placement, by
+// conversion action, by Google's age and gender) are the files'; the
+// accounts hold the attribution window and what conversions count.
+func importBreakdownSets(t *testing.T, w, ref ImportWarehouse) {
+	wh, rw := w.Fresh(t), ref.Fresh(t)
+	delivery := func() *importer.Export { return parse(t, "meta_en_campaigns_daily.csv", nil, importer.Options{}) }
+	ageGender := func() *importer.Export { return parse(t, "meta_en_age_gender_daily.csv", nil, importer.Options{}) }
+	googleOpt := importer.Options{AccountID: "111-222-3333", AccountName: "Brand Co - Search", Timezone: "America/New_York"}
+
+	mustImport(t, wh, importer.WriteOptions{}, delivery())
+	d0 := sumsIn(t, wh, metaAccount, "delivery")
+	reach0 := wh.Count(t, "SELECT count(*) FROM reach WHERE account_id = '"+metaAccount+"'")
+	if d0.facts != 6 || reach0 != 6 {
+		t.Fatalf("delivery %+v, %d reach rows", d0, reach0)
+	}
+	f := mustImport(t, wh, importer.WriteOptions{}, ageGender()).Files[0]
+	ag := sumsIn(t, wh, metaAccount, "age_gender")
+	if f.FactsAdded != ag.facts || f.FactsReplaced != 0 || f.ReachReplaced != 0 || f.ReachAdded != 0 || len(f.Dropped) != 0 {
+		t.Errorf("age/gender after delivery: %+v", f)
+	}
+	if got := sumsIn(t, wh, metaAccount, "delivery"); got != d0 {
+		t.Errorf("the age/gender export changed the delivery rows: %+v, were %+v", got, d0)
+	}
+	if n := wh.Count(t, "SELECT count(*) FROM reach WHERE account_id = '"+metaAccount+"'"); n != reach0 {
+		t.Errorf("the age/gender export changed the reach: %d rows, were %d", n, reach0)
+	}
+	if n := wh.Count(t, "SELECT count(*) FROM facts WHERE breakdown = 'age_gender' AND (adset_id IS NOT NULL OR ad_id IS NOT NULL OR age IS NULL)"); n != 0 {
+		t.Errorf("%d age_gender rows below their campaign or without an age", n)
+	}
+	money := map[string]int64{"Amount spent (USD)": 1e6, "Purchases conversion value": 1e6, "Impressions": 1, "Purchases": 1}
+	metaMetrics := map[string]string{"spend": "Amount spent (USD)", "conversion_value": "Purchases conversion value", "impressions": "Impressions", "conversions": "Purchases"}
+	byAge := csvGroups(t, "meta_en_age_gender_daily.csv", 0, []string{"Campaign name", "Age"}, money)
+	delete(byAge, "Winter Sale | Prospecting\t45-54") // the line without activity
+	checkAge := func(when string) {
+		t.Helper()
+		src := wh.Open(t)
+		defer src.Close()
+		tab := queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["spend","conversion_value","impressions","conversions"],
+			"dimensions":["campaign_name","age"],"date_range":{"start":"2026-01-01","end":"2026-01-02"}}`)
+		sameGroups(t, "per campaign and age "+when, byAge, tableGroups(t, tab, []string{"campaign_name", "age"}, metaMetrics, money))
+	}
+	checkAge("after the age/gender export")
+
+	// A delivery re-export of the same days (other bytes) replaces the
+	// delivery rows only.
+	again := append(importTestdata(t, "meta_en_campaigns_daily.csv"), "\n"...)
+	f = mustImport(t, wh, importer.WriteOptions{}, parse(t, "again.csv", again, importer.Options{})).Files[0]
+	if f.FactsReplaced != d0.facts || f.FactsAdded != d0.facts || f.ReachReplaced != reach0 {
+		t.Errorf("delivery re-export: %+v", f)
+	}
+	if got := sumsIn(t, wh, metaAccount, "age_gender"); got != ag {
+		t.Errorf("the delivery export changed the age/gender rows: %+v, were %+v", got, ag)
+	}
+	checkAge("after a delivery re-export")
+	// An age/gender re-export replaces the age/gender rows only.
+	againAge := append(importTestdata(t, "meta_en_age_gender_daily.csv"), "\n"...)
+	f = mustImport(t, wh, importer.WriteOptions{}, parse(t, "again-age.csv", againAge, importer.Options{})).Files[0]
+	if f.FactsReplaced != ag.facts || f.FactsAdded != ag.facts || f.ReachReplaced != 0 {
+		t.Errorf("age/gender re-export: %+v", f)
+	}
+	if got := sumsIn(t, wh, metaAccount, "delivery"); got != d0 {
+		t.Errorf("the age/gender re-export changed the delivery rows: %+v, were %+v", got, d0)
+	}
+
+	// Placement, conversions by action, Google's age and gender reports.
+	rest := func() []*importer.Export {
+		return []*importer.Export{parse(t, "meta_en_placement_daily.csv", nil, importer.Options{}),
+			parse(t, "meta_en_actions_daily.csv", nil, importer.Options{}),
+			parse(t, "google_en_campaigns_daily.csv", nil, googleOpt),
+			parse(t, "google_en_age_daily.csv", nil, googleOpt),
+			parse(t, "google_en_gender_daily.csv", nil, googleOpt)}
+	}
+	res := mustImport(t, wh, importer.WriteOptions{Now: importNow}, rest()...)
+	if res.Files[4].FactsReplaced != 0 {
+		t.Errorf("the gender report replaced %d rows (the age report's?)", res.Files[4].FactsReplaced)
+	}
+	if got := sumsIn(t, wh, metaAccount, "age_gender"); got != ag {
+		t.Errorf("the placement export changed the age/gender rows: %+v, were %+v", got, ag)
+	}
+	src := wh.Open(t)
+	tab := queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["spend","impressions"],
+		"dimensions":["campaign_name","publisher_platform","placement"],"date_range":{"start":"2026-01-02","end":"2026-01-03"}}`)
+	pm := map[string]int64{"Amount spent (USD)": 1e6, "Impressions": 1}
+	placements := csvGroups(t, "meta_en_placement_daily.csv", 0, []string{"Campaign name", "Platform", "Placement"}, pm)
+	short := map[string]string{"Feed": "feed", "Instagram Reels": "reels", "Facebook Stories": "story", "Instagram Explore": "explore",
+		"Native, banner and interstitial": "an_classic", "Messenger Inbox": "messenger_inbox", "Right column": "right_hand_column",
+		"Facebook": "facebook", "Instagram": "instagram", "Audience Network": "audience_network", "Messenger": "messenger"}
+	want := map[string]map[string]int64{}
+	for k, v := range placements {
+		parts := strings.Split(k, "\t")
+		want[parts[0]+"\t"+short[parts[1]]+"\t"+short[parts[2]]] = v
+	}
+	sameGroups(t, "per campaign and placement", want,
+		tableGroups(t, tab, []string{"campaign_name", "publisher_platform", "placement"}, map[string]string{"spend": "Amount spent (USD)", "impressions": "Impressions"}, pm))
+
+	tab = queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["conversions","conversion_value"],
+		"dimensions":["campaign_name","conversion_action"],"date_range":{"start":"2026-02-01","end":"2026-02-03"}}`)
+	acts := map[string]int64{"Purchases": 1, "Purchases conversion value": 1e6, "Adds to cart": 1, "Adds to cart conversion value": 1e6, "Leads": 1}
+	file := csvGroups(t, "meta_en_actions_daily.csv", 0, []string{"Campaign name"}, acts)
+	got := tableGroups(t, tab, []string{"campaign_name", "conversion_action"}, map[string]string{"conversions": "n", "conversion_value": "v"}, map[string]int64{"n": 1, "v": 1e6})
+	for campaign, c := range file {
+		for action, cols := range map[string][2]string{"purchase": {"Purchases", "Purchases conversion value"}, "add_to_cart": {"Adds to cart", "Adds to cart conversion value"}, "lead": {"Leads", ""}} {
+			g := got[campaign+"\t"+action]
+			if c[cols[0]] == 0 && g == nil {
+				continue
+			}
+			if g["n"] != c[cols[0]] || cols[1] != "" && g["v"] != c[cols[1]] {
+				t.Errorf("%s %s: %v, the file's %d and %d", campaign, action, g, c[cols[0]], c[cols[1]])
+			}
+		}
+	}
+	tab = queryTable(t, src, `{"account_ids":["act_1015823746512093"],"metrics":["conversions"],"date_range":{"start":"2026-02-01","end":"2026-02-03"}}`)
+	purchases := int64(0)
+	for _, c := range file {
+		purchases += c["Purchases"]
+	}
+	if tab.Len() != 1 || int64(tab.Column("conversions").Numbers[0]) != purchases {
+		t.Errorf("February conversions %+v, the file's Purchases %d", tab, purchases)
+	}
+
+	gm := map[string]int64{"Cost": 1e6, "Conversions": 100}
+	for _, g := range []struct{ file, dim, col string }{{"google_en_age_daily.csv", "age", "Age"}, {"google_en_gender_daily.csv", "gender", "Gender"}} {
+		tab = queryTable(t, src, `{"account_ids":["111-222-3333"],"metrics":["spend","conversions"],"dimensions":["campaign_id","`+g.dim+`"],
+			"date_range":{"start":"2026-01-01","end":"2026-01-03"}}`)
+		rows := tableGroups(t, tab, []string{"campaign_id", g.dim}, map[string]string{"spend": "Cost", "conversions": "Conversions"}, gm)
+		fileRows := csvGroups(t, g.file, 2, []string{"Campaign ID", g.col}, gm)
+		norm := map[string]map[string]int64{}
+		for k, v := range fileRows {
+			parts := strings.Split(k, "\t")
+			norm[parts[0]+"\t"+strings.ToLower(strings.ReplaceAll(parts[1], " ", ""))] = v
+		}
+		sameGroups(t, "Google by "+g.dim, norm, rows)
+	}
+	accounts, err := src.Accounts(context.Background())
+	src.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range accounts {
+		switch a.AccountID {
+		case metaAccount:
+			if a.AttributionWindow != "7d_click_1d_view" || a.ConversionActions != "each campaign's result (Results); purchase" {
+				t.Errorf("Meta account %+v", a)
+			}
+		case "111-222-3333":
+			if a.AttributionWindow != "per_conversion_action" || a.ConversionActions != "the conversion actions in Conversions" {
+				t.Errorf("Google account %+v", a)
+			}
+		}
+	}
+
+	// The same imports in the reference warehouse: the same reports and
+	// answers.
+	mustImport(t, rw, importer.WriteOptions{}, delivery())
+	mustImport(t, rw, importer.WriteOptions{}, ageGender())
+	mustImport(t, rw, importer.WriteOptions{}, parse(t, "again.csv", again, importer.Options{}))
+	mustImport(t, rw, importer.WriteOptions{}, parse(t, "again-age.csv", againAge, importer.Options{}))
+	sameReports(t, "breakdown samples", mustImport(t, rw, importer.WriteOptions{Now: importNow}, rest()...).Files, res.Files)
+	queries := []string{
+		`{"account_ids":["act_1015823746512093"],"metrics":["spend","conversions","ctr"],"dimensions":["age","gender"],"date_range":{"start":"2026-01-01","end":"2026-01-03"}}`,
+		`{"account_ids":["act_1015823746512093"],"metrics":["spend","impressions"],"dimensions":["placement","device"],"time_granularity":"daily","date_range":{"start":"2026-01-01","end":"2026-01-03"}}`,
+		`{"account_ids":["act_1015823746512093"],"metrics":["conversions","conversion_value"],"dimensions":["conversion_action"],"date_range":{"start":"2026-02-01","end":"2026-02-03"}}`,
+		`{"account_ids":["111-222-3333"],"metrics":["spend","conversions"],"dimensions":["gender"],"date_range":{"start":"2026-01-01","end":"2026-01-03"}}`,
+	}
+	if want, got := answers(t, rw, queries...), answers(t, wh, queries...); got != want {
+		t.Errorf("answers differ\n--- reference\n%s\n--- got\n%s", want, got)
 	}
 }
