@@ -38,10 +38,9 @@ func loadedForTest(t *testing.T) (string, *httpClient) {
 
 // legacyWarehouse is a fresh database holding the warehouse adsmcp wrote
 // before schema versions existed: version 1's DDL (frozen) and no version,
-// with the duckdbtest data.
-func legacyWarehouse(t *testing.T) (string, *httpClient) {
+// with from's data (its delivery rows: version 1 has no other sets).
+func legacyWarehouse(t *testing.T, from *httpClient) (string, *httpClient) {
 	t.Helper()
-	_, from := loadedForTest(t)
 	dsn := chtest.FreshDatabase(t)
 	c, err := newHTTPClient(dsn)
 	if err != nil {
@@ -50,13 +49,120 @@ func legacyWarehouse(t *testing.T) (string, *httpClient) {
 	for _, st := range statements(Schema) {
 		mustDo(t, c, st)
 	}
-	for _, table := range tables {
-		cols := strings.TrimSpace(mustDo(t, c, "SELECT arrayStringConcat(groupArray(name), ', ') FROM (SELECT name FROM system.columns "+
-			"WHERE database = currentDatabase() AND table = "+literal(table)+")"))
-		mustDo(t, c, "INSERT INTO "+table+" ("+cols+") SELECT "+cols+" FROM "+from.e.database+"."+table)
+	for table, cols := range columnsOf(t, c) {
+		where := ""
+		if table == "facts" {
+			where = " WHERE breakdown = 'delivery'"
+		}
+		mustDo(t, c, "INSERT INTO "+table+" ("+strings.Join(cols, ", ")+") SELECT "+strings.Join(cols, ", ")+" FROM "+from.e.database+"."+table+where)
 	}
 	return dsn, c
 }
+
+// recordVersion1 records version 1 in a legacyWarehouse, as the first
+// adsmcp with schema versions left it.
+func recordVersion1(t *testing.T, c *httpClient) {
+	t.Helper()
+	mustDo(t, c, migration.ClickHouse.CreateVersionTable)
+	mustDo(t, c, "INSERT INTO adsmcp_schema (version) VALUES (1)")
+}
+
+// columnsOf are the columns of each of the warehouse's tables in c's
+// database, in their order.
+func columnsOf(t *testing.T, c *httpClient) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, table := range tables {
+		out[table] = strings.Fields(mustDo(t, c, "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = "+literal(table)))
+	}
+	return out
+}
+
+// checksumOf sums, per table, a hash of each row's values in the columns
+// cols names (columnsOf the layout before a migration): what a migration
+// must leave as it found, whatever columns it adds. A sum, so the rows'
+// order does not count; with the count of rows.
+func checksumOf(t *testing.T, c *httpClient, cols map[string][]string) string {
+	t.Helper()
+	var parts []string
+	for _, table := range tables {
+		var args []string
+		for _, col := range cols[table] {
+			args = append(args, "toString(isNull("+col+"))", "ifNull(toString("+col+"), '')")
+		}
+		sum := strings.TrimSpace(mustDo(t, c, "SELECT concat(toString(count()), ' ', toString(sum(cityHash64("+strings.Join(args, ", ")+")))) FROM "+table))
+		parts = append(parts, table+"="+sum)
+	}
+	return strings.Join(parts, " ")
+}
+
+// version2Columns lists the columns version 2 adds, with their types and
+// defaults: a migrated warehouse must hold them as a new one does.
+const version2Columns = "SELECT concat(table, ' ', name, ' ', type, ' ', default_kind, ' ', default_expression) FROM system.columns " +
+	"WHERE database = currentDatabase() AND ((table = 'facts' AND name IN ('breakdown', 'age', 'gender', 'placement', 'conversion_action')) " +
+	"OR (table = 'accounts' AND name IN ('attribution_window', 'conversion_actions'))) ORDER BY table, name"
+
+// checkVersion2Defaults: every row a warehouse held before version 2 is a
+// delivery fact row without the other sets' dimensions, its accounts say no
+// attribution window or counted actions (the old layout never said), and
+// version 2's columns are those of a new warehouse (fresh).
+func checkVersion2Defaults(t *testing.T, c, fresh *httpClient) {
+	t.Helper()
+	if got, want := mustDo(t, c, version2Columns), mustDo(t, fresh, version2Columns); got != want {
+		t.Errorf("version 2's columns:\n%s\nwant, as in a new warehouse:\n%s", got, want)
+	}
+	for _, q := range []struct {
+		what, query string
+		zero        bool
+	}{
+		{"fact rows", "SELECT count() FROM facts", false},
+		{"old fact rows not plain delivery rows", "SELECT count() FROM facts WHERE breakdown != 'delivery' " +
+			"OR isNotNull(age) OR isNotNull(gender) OR isNotNull(placement) OR isNotNull(conversion_action)", true},
+		{"accounts", "SELECT count() FROM accounts", false},
+		{"old accounts with an attribution window or counted actions", "SELECT count() FROM accounts " +
+			"WHERE isNotNull(attribution_window) OR isNotNull(conversion_actions)", true},
+	} {
+		n := strings.TrimSpace(mustDo(t, c, q.query))
+		if q.zero != (n == "0") {
+			t.Errorf("%s %s", n, q.what)
+		}
+	}
+}
+
+// version1Reference is a new warehouse (the latest layout) holding what a
+// version 1 layout can hold of fresh's data: its delivery rows, accounts
+// saying no attribution window or counted actions. It is what a migrated
+// warehouse must answer like, the demo's other sets and windows being data
+// the old one never had.
+func version1Reference(t *testing.T, fresh *httpClient) *Source {
+	t.Helper()
+	dsn := chtest.FreshDatabase(t)
+	c, err := newHTTPClient(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ensureSchema(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	for table, cols := range columnsOf(t, c) {
+		cols = slices.DeleteFunc(cols, func(col string) bool {
+			return table == "accounts" && (col == "attribution_window" || col == "conversion_actions")
+		})
+		where := ""
+		if table == "facts" {
+			where = " WHERE breakdown = 'delivery'"
+		}
+		mustDo(t, c, "INSERT INTO "+table+" ("+strings.Join(cols, ", ")+") SELECT "+strings.Join(cols, ", ")+" FROM "+fresh.e.database+"."+table+where)
+	}
+	src, err := openForTest(t, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// migratedToVersion2 is what Migrate reports for a warehouse at version 1.
+var migratedToVersion2 = "schema version 1, now 2; applied version 2: " + migration.Versions[1].Summary
 
 func recordedVersions(t *testing.T, c *httpClient) []string {
 	t.Helper()
@@ -75,36 +181,84 @@ func openForTest(t *testing.T, dsn string) (*Source, error) {
 	return src, err
 }
 
-// A warehouse from before schema versions is read as it is (reads never
-// write), and adsmcp migrate records its version without changing an answer.
+// A version 1 warehouse, with its version recorded or not, or with its
+// migration to version 2 interrupted halfway (ClickHouse has no
+// transactions: some of version 2's columns added, the version not
+// recorded), cannot be read by the server (reads never write) until adsmcp
+// migrate applies version 2: once (version 1's statements again for one
+// without a record: they only create what is missing), both recorded, every
+// old row kept as a delivery row, and every answer that of a new warehouse
+// holding the same data.
 func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	ctx := context.Background()
-	dsn, c := legacyWarehouse(t)
-	// Version 1's layout serves as long as the code declares no fact column
-	// it lacks; the catalog's newer columns (video_views_p100) are the case of
-	// TestDeclaredFactColumnIsAdded.
+	_, fresh := loadedForTest(t)
+	reference := version1Reference(t, fresh)
+	// Only version 2 is under test: the catalog's newer fact columns
+	// (video_views_p100) are the case of TestDeclaredFactColumnIsAdded.
 	migrationtest.Declare(t)
-	old, err := openForTest(t, dsn)
-	if err != nil {
-		t.Fatalf("open the old layout: %v", err)
-	}
-	if got := recordedVersions(t, c); got != nil {
-		t.Fatalf("opening recorded %v", got)
-	}
-	res, err := Migrate(ctx, dsn)
-	if err != nil || res.String() != "schema version 1, recognised by its tables and now recorded" {
-		t.Fatalf("migrate: %v: %s", err, res)
-	}
-	if got := recordedVersions(t, c); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded %v", got)
-	}
-	migrated, err := openForTest(t, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.RunWithout(t, old, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
-	if res, err := Migrate(ctx, dsn); err != nil || res.Changed() {
-		t.Errorf("second migrate: %+v, %v", res, err)
+	for _, c := range []struct {
+		name string
+		// prepare takes the legacy warehouse to the case's state.
+		prepare  func(*testing.T, *httpClient)
+		recorded []string
+		applied  []int
+		// compare runs the conformance suite against the fresh warehouse:
+		// once is enough, the cases differ only in the statements that ran
+		// before, which the others check leave the same layout.
+		compare bool
+	}{
+		{"unversioned", func(*testing.T, *httpClient) {}, nil, []int{1, 2}, true},
+		{"version 1 recorded", recordVersion1, []string{"1"}, []int{2}, false},
+		{"interrupted in version 2", func(t *testing.T, c *httpClient) {
+			recordVersion1(t, c)
+			// The migration stopped after three of version 2's statements,
+			// one of them on accounts.
+			for _, st := range []string{version2[0], version2[1], version2[5]} {
+				if err := (httpExecutor{c}).Exec(ctx, st); err != nil {
+					t.Fatalf("%s: %v", st, err)
+				}
+			}
+		}, []string{"1"}, []int{2}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dsn, wh := legacyWarehouse(t, fresh)
+			cols := columnsOf(t, wh)
+			sum := checksumOf(t, wh, cols)
+			c.prepare(t, wh)
+			if _, err := openForTest(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate") ||
+				!strings.Contains(err.Error(), "lacks version 2: ") {
+				t.Errorf("open the version 1 layout: %v", err)
+			}
+			if got := recordedVersions(t, wh); !slices.Equal(got, c.recorded) {
+				t.Fatalf("opening left recorded %v, want %v", got, c.recorded)
+			}
+			res, err := Migrate(ctx, dsn)
+			if err != nil || !slices.Equal(res.Applied, c.applied) || len(res.Added) != 0 || res.String() != migratedToVersion2 {
+				t.Fatalf("migrate: applied %v, added %v, %q, %v; want applied %v and %q", res.Applied, res.Added, res, err, c.applied, migratedToVersion2)
+			}
+			if got := recordedVersions(t, wh); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded %v, want [1 2]", got)
+			}
+			if got := checksumOf(t, wh, cols); got != sum {
+				t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
+			}
+			checkVersion2Defaults(t, wh, fresh)
+			migrated, err := openForTest(t, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.compare {
+				sourcetest.RunWithout(t, reference, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
+			} else if _, err := migrated.Accounts(ctx); err != nil {
+				t.Errorf("accounts after the migration: %v", err)
+			}
+			if res, err := Migrate(ctx, dsn); err != nil || res.Changed() {
+				t.Errorf("second migrate: %+v, %v", res, err)
+			}
+			if got := recordedVersions(t, wh); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded after a second migrate %v, want [1 2]", got)
+			}
+		})
 	}
 }
 
@@ -112,8 +266,8 @@ func TestLegacyWarehouseIsMigrated(t *testing.T) {
 // the version with the tables.
 func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
 	dsn, c := loadedForTest(t)
-	if got := recordedVersions(t, c); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded %v", got)
+	if got := recordedVersions(t, c); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded %v, want [1 2]", got)
 	}
 	if err := Drop(context.Background(), dsn); err != nil {
 		t.Fatal(err)
@@ -123,22 +277,30 @@ func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
 	}
 }
 
-// A declared fact column the warehouse lacks: the server refuses to open it,
-// naming adsmcp migrate; the migration adds it, NULL in the rows there, once.
+// A declared fact column a version 1 warehouse lacks too: the server refuses
+// to open it, naming adsmcp migrate; the migration applies version 2, then
+// adds the column, NULL in the rows there, once.
 func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	ctx := context.Background()
-	dsn, c := legacyWarehouse(t)
+	_, from := loadedForTest(t)
+	dsn, c := legacyWarehouse(t, from)
 	migrationtest.Declare(t, migrationtest.Purchases)
 	if _, err := openForTest(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate") ||
-		!strings.Contains(err.Error(), "purchases") {
-		t.Errorf("open lacking a declared column: %v", err)
+		!strings.Contains(err.Error(), "lacks version 2: ") || !strings.Contains(err.Error(), "facts columns purchases") {
+		t.Errorf("open lacking version 2 and a declared column: %v", err)
 	}
 	res, err := Migrate(ctx, dsn)
-	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) {
-		t.Fatalf("migrate: %+v, %v", res, err)
+	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, []int{1, 2}) {
+		t.Fatalf("migrate: applied %v, added %v, %v; want applied [1 2], added [purchases]", res.Applied, res.Added, err)
 	}
 	if n := strings.TrimSpace(mustDo(t, c, "SELECT count() FROM facts WHERE purchases IS NOT NULL")); n != "0" {
 		t.Errorf("%s old rows with purchases", n)
+	}
+	// The final step runs after the versions: the declared column follows
+	// version 2's.
+	if got := strings.Fields(mustDo(t, c, "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'facts' "+
+		"AND name IN ('conversion_action', 'purchases')")); !slices.Equal(got, []string{"conversion_action", "purchases"}) {
+		t.Errorf("facts columns in the order %v, want version 2's conversion_action before the declared purchases", got)
 	}
 	if res, err := Migrate(ctx, dsn); err != nil || res.Changed() {
 		t.Errorf("second migrate: %+v, %v", res, err)

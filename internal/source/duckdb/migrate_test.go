@@ -3,6 +3,7 @@ package duckdb
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,7 @@ import (
 
 // legacyWarehouse writes, at a new path, the warehouse adsmcp wrote before
 // schema versions existed: version 1's DDL (frozen) and no version, holding
-// the package's test data.
+// the package's test data (its delivery rows: version 1 has no other sets).
 func legacyWarehouse(t *testing.T) string {
 	t.Helper()
 	src := openTestSource(t)
@@ -28,13 +29,12 @@ func legacyWarehouse(t *testing.T) string {
 	if _, err := db.Exec(`ATTACH '` + src.Path() + `' AS src (READ_ONLY)`); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range loadTables {
-		var cols string
-		if err := db.QueryRow(`SELECT string_agg(column_name, ', ' ORDER BY column_index) FROM duckdb_columns()
-			WHERE database_name = current_database() AND table_name = ?`, table).Scan(&cols); err != nil {
-			t.Fatal(err)
+	for table, cols := range columnsAt(t, db) {
+		where := ""
+		if table == "facts" {
+			where = ` WHERE breakdown = 'delivery'`
 		}
-		if _, err := db.Exec(`INSERT INTO ` + table + ` SELECT ` + cols + ` FROM src.` + table + ` ORDER BY rowid`); err != nil {
+		if _, err := db.Exec(`INSERT INTO ` + table + ` SELECT ` + cols + ` FROM src.` + table + where + ` ORDER BY rowid`); err != nil {
 			t.Fatalf("copy %s: %v", table, err)
 		}
 	}
@@ -43,6 +43,80 @@ func legacyWarehouse(t *testing.T) string {
 	}
 	db.Close()
 	return path
+}
+
+// version1Warehouse is legacyWarehouse with version 1 recorded, as the
+// first adsmcp with schema versions left it.
+func version1Warehouse(t *testing.T) string {
+	t.Helper()
+	path := legacyWarehouse(t)
+	db := openLoadDB(t, path)
+	if _, err := db.Exec(migration.DuckDB.CreateVersionTable); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO adsmcp_schema (version) VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return path
+}
+
+// columnsAt are the columns of each of the warehouse's tables (loadTables)
+// in db's own database, comma-separated in their order.
+func columnsAt(t *testing.T, db *sql.DB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, table := range loadTables {
+		var cols string
+		if err := db.QueryRow(`SELECT string_agg(column_name, ', ' ORDER BY column_index) FROM duckdb_columns()
+			WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ?`, table).Scan(&cols); err != nil {
+			t.Fatalf("columns of %s: %v", table, err)
+		}
+		out[table] = cols
+	}
+	return out
+}
+
+// checksumOf sums, per table, the rows' values in the columns cols names
+// (columnsAt of the layout before a migration): what a migration must leave
+// as it found, whatever columns it adds. Rows are taken in their values'
+// order, so it does not depend on where the engine keeps them.
+func checksumOf(t *testing.T, path string, cols map[string]string) string {
+	t.Helper()
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	defer db.Close()
+	var parts []string
+	for _, table := range loadTables {
+		var sum string
+		q := `SELECT count(*) || ' ' || md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) FROM (SELECT row(` + cols[table] + `)::VARCHAR AS r FROM ` + table + `)`
+		if err := db.QueryRow(q).Scan(&sum); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		parts = append(parts, table+"="+sum)
+	}
+	return strings.Join(parts, " ")
+}
+
+// checkVersion2Defaults: every row a warehouse held before version 2 is a
+// delivery fact row without the other sets' dimensions, and its accounts say
+// no attribution window or counted actions (the old layout never said).
+func checkVersion2Defaults(t *testing.T, path string) {
+	t.Helper()
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	defer db.Close()
+	if n := countRows(t, db, `SELECT count(*) FROM facts`); n == 0 {
+		t.Fatal("no fact rows to check")
+	}
+	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE breakdown IS DISTINCT FROM 'delivery'
+		OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL`); n != 0 {
+		t.Errorf("%d old fact rows not plain delivery rows", n)
+	}
+	if n := countRows(t, db, `SELECT count(*) FROM accounts`); n == 0 {
+		t.Fatal("no accounts to check")
+	}
+	if n := countRows(t, db, `SELECT count(*) FROM accounts WHERE attribution_window IS NOT NULL OR conversion_actions IS NOT NULL`); n != 0 {
+		t.Errorf("%d old accounts with an attribution window or counted actions", n)
+	}
 }
 
 // answers are the CSV answers of a few queries touching every table.
@@ -87,34 +161,41 @@ func holdOpen(t *testing.T, path string) func() {
 	return func() { db.Close() }
 }
 
-// A warehouse from before schema versions answers as it did while it cannot
-// be migrated, and is migrated by the next open that can write: the version
-// recorded, every row and every answer the same.
+// migratedToVersion2 is what Migrate reports for a warehouse at version 1.
+var migratedToVersion2 = "schema version 1, now 2; applied version 2: " + migration.Versions[1].Summary
+
+// A warehouse from before schema versions cannot be read while it cannot be
+// migrated (version 2 is needed by every query), and is migrated by the next
+// open that can write: both versions recorded, every old row and every
+// answer the same as the fresh warehouse's.
 func TestLegacyWarehouseIsMigratedOnOpen(t *testing.T) {
 	ctx := context.Background()
 	want := answers(t, openTestSource(t))
 	path := legacyWarehouse(t)
-	sum := warehouseChecksumAt(t, path)
-	// Version 1's layout serves as long as the code declares no fact column
-	// it lacks; the catalog's newer columns (video_views_p100) are the case of
-	// TestDeclaredFactColumnIsAdded and TestCatalogColumnsAreAdded.
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	cols := columnsAt(t, db)
+	db.Close()
+	sum, whole := checksumOf(t, path, cols), warehouseChecksumAt(t, path)
+	// Only version 2 is under test: the catalog's newer fact columns
+	// (video_views_p100) are the case of TestDeclaredFactColumnIsAdded and
+	// TestCatalogColumnsAreAdded.
 	migrationtest.Declare(t)
 
 	release := holdOpen(t, path)
-	src, err := Open(ctx, path, Options{NoDemoFill: true})
-	if err != nil {
-		t.Fatalf("read-only open of the old layout: %v", err)
+	_, err := Open(ctx, path, Options{NoDemoFill: true})
+	if !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate --db "+path) ||
+		!strings.Contains(err.Error(), "lacks version 2: ") {
+		t.Errorf("read-only open of the version 1 layout: %v", err)
 	}
-	if got := answers(t, src); got != want {
-		t.Errorf("answers of the old layout differ:\n%s\nwant\n%s", got, want)
-	}
-	src.Close()
 	release()
 	if got := recordedVersions(t, path); len(got) != 0 {
 		t.Fatalf("a read-only open recorded %v", got)
 	}
+	if got := warehouseChecksumAt(t, path); got != whole {
+		t.Fatalf("a read-only open changed the warehouse:\n%s\nwant\n%s", got, whole)
+	}
 
-	src, err = Open(ctx, path, Options{NoDemoFill: true})
+	src, err := Open(ctx, path, Options{NoDemoFill: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,27 +203,83 @@ func TestLegacyWarehouseIsMigratedOnOpen(t *testing.T) {
 		t.Errorf("answers after the migration differ:\n%s\nwant\n%s", got, want)
 	}
 	src.Close()
-	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded versions %v, want [1]", got)
+	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded versions %v, want [1 2]", got)
 	}
-	if got := warehouseChecksumAt(t, path); got != sum {
+	if got := checksumOf(t, path, cols); got != sum {
 		t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
 	}
+	checkVersion2Defaults(t, path)
 	res, err := Migrate(ctx, path)
 	if err != nil || res.Changed() {
 		t.Errorf("adsmcp migrate after the open: %+v, %v", res, err)
 	}
-}
-
-// New warehouses are created at the latest version, recorded.
-func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
-	openTestSource(t)
-	if got := recordedVersions(t, filepath.Join(testDir, "test.duckdb")); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded versions %v", got)
+	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded versions after adsmcp migrate %v, want [1 2]", got)
 	}
 }
 
-// A declared fact column the warehouse lacks: a read-only open is refused
+// adsmcp migrate brings a version 1 warehouse, with its version recorded or
+// not, to version 2: version 2 applied once (version 1's statements again
+// for one without a record: they only create what is missing), both
+// recorded, every old row kept and every answer the fresh warehouse's.
+func TestMigrateAppliesVersion2(t *testing.T) {
+	ctx := context.Background()
+	want := answers(t, openTestSource(t))
+	migrationtest.Declare(t)
+	for _, c := range []struct {
+		name      string
+		warehouse func(*testing.T) string
+		applied   []int
+	}{
+		{"unversioned", legacyWarehouse, []int{1, 2}},
+		{"version 1 recorded", version1Warehouse, []int{2}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := c.warehouse(t)
+			db := openLoadDB(t, path+"?access_mode=read_only")
+			cols := columnsAt(t, db)
+			db.Close()
+			sum := checksumOf(t, path, cols)
+
+			res, err := Migrate(ctx, path)
+			if err != nil || !slices.Equal(res.Applied, c.applied) || len(res.Added) != 0 || res.String() != migratedToVersion2 {
+				t.Fatalf("migrate: applied %v, added %v, %q, %v; want applied %v and %q", res.Applied, res.Added, res, err, c.applied, migratedToVersion2)
+			}
+			if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded versions %v, want [1 2]", got)
+			}
+			if got := checksumOf(t, path, cols); got != sum {
+				t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
+			}
+			checkVersion2Defaults(t, path)
+			if res, err := Migrate(ctx, path); err != nil || res.Changed() {
+				t.Errorf("second migrate: %+v, %v", res, err)
+			}
+			if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded versions after a second migrate %v, want [1 2]", got)
+			}
+			src, err := Open(ctx, path, Options{NoDemoFill: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			if got := answers(t, src); got != want {
+				t.Errorf("answers after the migration differ:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// New warehouses are created at the latest version, every version recorded.
+func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
+	openTestSource(t)
+	if got := recordedVersions(t, filepath.Join(testDir, "test.duckdb")); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded versions %v, want [1 2]", got)
+	}
+}
+
+// A declared fact column a version 1 warehouse lacks too: a read-only open is refused
 // naming adsmcp migrate (queries would need it); an open that can write adds
 // it, NULL in the rows already there, once.
 func TestDeclaredFactColumnIsAdded(t *testing.T) {
@@ -154,18 +291,28 @@ func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	release := holdOpen(t, path)
 	_, err := Open(ctx, path, Options{NoDemoFill: true})
 	if !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate --db "+path) ||
-		!strings.Contains(err.Error(), "purchases") {
-		t.Errorf("read-only open lacking a declared column: %v", err)
+		!strings.Contains(err.Error(), "lacks version 2: ") || !strings.Contains(err.Error(), "facts columns purchases") {
+		t.Errorf("read-only open lacking version 2 and a declared column: %v", err)
 	}
 	release()
 
 	res, err := Migrate(ctx, path)
-	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, []int{1}) {
-		t.Fatalf("migrate: %+v, %v", res, err)
+	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, []int{1, 2}) {
+		t.Fatalf("migrate: applied %v, added %v, %v; want applied [1 2], added [purchases]", res.Applied, res.Added, err)
 	}
 	db := openLoadDB(t, path+"?access_mode=read_only")
 	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE purchases IS NOT NULL`); n != 0 {
 		t.Errorf("%d old rows with purchases", n)
+	}
+	// The final step runs after the versions: the declared column follows
+	// version 2's.
+	var cols string
+	if err := db.QueryRow(`SELECT string_agg(column_name, ' ' ORDER BY column_index) FROM duckdb_columns()
+		WHERE database_name = current_database() AND table_name = 'facts' AND column_name IN ('conversion_action', 'purchases')`).Scan(&cols); err != nil {
+		t.Fatal(err)
+	}
+	if cols != "conversion_action purchases" {
+		t.Errorf("facts columns in the order %q, want version 2's conversion_action before the declared purchases", cols)
 	}
 	db.Close()
 	if res, err := Migrate(ctx, path); err != nil || res.Changed() {

@@ -23,11 +23,11 @@ var v1Tables = []string{"dataset", "accounts", "campaigns", "adsets", "ads", "fa
 
 // legacyWarehouse is a fresh schema holding the warehouse adsmcp wrote
 // before schema versions existed: version 1's DDL (frozen) and no version,
-// with the duckdbtest data. It returns the schema's DSN and a pool on it.
-func legacyWarehouse(t *testing.T) (string, *pgxpool.Pool) {
+// with loaded's data (its delivery rows: version 1 has no other sets). It
+// returns the schema's DSN and a pool on it.
+func legacyWarehouse(t *testing.T, loaded *postgres.Source) (string, *pgxpool.Pool) {
 	t.Helper()
 	ctx := context.Background()
-	loaded := openLoaded(t)
 	var from string
 	if err := loaded.Pool().QueryRow(ctx, `SELECT current_schema()`).Scan(&from); err != nil {
 		t.Fatal(err)
@@ -41,18 +41,105 @@ func legacyWarehouse(t *testing.T) (string, *pgxpool.Pool) {
 	if _, err := pool.Exec(ctx, postgres.Schema); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range v1Tables {
-		var cols string
-		if err := pool.QueryRow(ctx, `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)
-			FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, table).Scan(&cols); err != nil {
-			t.Fatal(err)
+	for table, cols := range columnsOf(t, pool) {
+		where := ""
+		if table == "facts" {
+			where = ` WHERE breakdown = 'delivery'`
 		}
-		if _, err := pool.Exec(ctx, `INSERT INTO `+table+` (`+cols+`) SELECT `+cols+` FROM `+pgx.Identifier{from, table}.Sanitize()); err != nil {
+		if _, err := pool.Exec(ctx, `INSERT INTO `+table+` (`+cols+`) SELECT `+cols+` FROM `+pgx.Identifier{from, table}.Sanitize()+where); err != nil {
 			t.Fatalf("copy %s: %v", table, err)
 		}
 	}
 	return dsn, pool
 }
+
+// recordVersion1 records version 1 in a legacyWarehouse, as the first
+// adsmcp with schema versions left it.
+func recordVersion1(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	for _, st := range []string{migration.Postgres.CreateVersionTable, `INSERT INTO adsmcp_schema (version) VALUES (1)`} {
+		if _, err := pool.Exec(ctx, st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+}
+
+// columnsOf are the columns of each table of version 1 (v1Tables) in the
+// pool's schema, quoted and comma-separated in their order.
+func columnsOf(t *testing.T, pool *pgxpool.Pool) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, table := range v1Tables {
+		var cols string
+		if err := pool.QueryRow(context.Background(), `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position)
+			FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, table).Scan(&cols); err != nil {
+			t.Fatalf("columns of %s: %v", table, err)
+		}
+		out[table] = cols
+	}
+	return out
+}
+
+// checksumOf sums, per table, the rows' values in the columns cols names
+// (columnsOf the layout before a migration): what a migration must leave as
+// it found, whatever columns it adds. Rows are taken in their values' order.
+func checksumOf(t *testing.T, pool *pgxpool.Pool, cols map[string]string) string {
+	t.Helper()
+	var parts []string
+	for _, table := range v1Tables {
+		var sum string
+		q := `SELECT count(*)::text || ' ' || md5(coalesce(string_agg(r, E'\n' ORDER BY r), '')) FROM (SELECT (ROW(` + cols[table] + `))::text AS r FROM ` + table + `) s`
+		if err := pool.QueryRow(context.Background(), q).Scan(&sum); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		parts = append(parts, table+"="+sum)
+	}
+	return strings.Join(parts, " ")
+}
+
+// checkVersion2Defaults: every row a warehouse held before version 2 is a
+// delivery fact row without the other sets' dimensions, and its accounts say
+// no attribution window or counted actions (the old layout never said).
+func checkVersion2Defaults(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	for _, c := range []struct {
+		what, query string
+		zero        bool
+	}{
+		{"fact rows", `SELECT count(*) FROM facts`, false},
+		{"old fact rows not plain delivery rows", `SELECT count(*) FROM facts WHERE breakdown IS DISTINCT FROM 'delivery'
+			OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL`, true},
+		{"accounts", `SELECT count(*) FROM accounts`, false},
+		{"old accounts with an attribution window or counted actions", `SELECT count(*) FROM accounts
+			WHERE attribution_window IS NOT NULL OR conversion_actions IS NOT NULL`, true},
+	} {
+		var n int
+		if err := pool.QueryRow(context.Background(), c.query).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		if c.zero != (n == 0) {
+			t.Errorf("%d %s", n, c.what)
+		}
+	}
+}
+
+// keepVersion1Data reduces the warehouse to what a version 1 layout can
+// hold: its delivery rows, accounts saying no attribution window or counted
+// actions. A new warehouse so reduced is what a migrated one must answer
+// like, the demo's other sets and windows being data the old one never had.
+func keepVersion1Data(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	for _, st := range []string{`DELETE FROM facts WHERE breakdown <> 'delivery'`,
+		`UPDATE accounts SET attribution_window = NULL, conversion_actions = NULL`} {
+		if _, err := pool.Exec(context.Background(), st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+}
+
+// migratedToVersion2 is what Migrate reports for a warehouse at version 1.
+var migratedToVersion2 = "schema version 1, now 2; applied version 2: " + migration.Versions[1].Summary
 
 func recorded(t *testing.T, pool *pgxpool.Pool) []string {
 	t.Helper()
@@ -81,65 +168,110 @@ func openSource(t *testing.T, dsn string) (*postgres.Source, error) {
 	return src, err
 }
 
-// A warehouse from before schema versions is read as it is (the server never
-// writes), and adsmcp migrate records its version without changing an
-// answer.
+// A version 1 warehouse, with its version recorded or not, cannot be read
+// by the server (which never writes) until adsmcp migrate applies version 2:
+// once (version 1's statements again for one without a record: they only
+// create what is missing), both recorded, every old row kept as a delivery
+// row, and every answer that of a new warehouse holding the same data.
 func TestLegacyWarehouseIsMigrated(t *testing.T) {
 	ctx := context.Background()
-	dsn, pool := legacyWarehouse(t)
-	// Version 1's layout serves as long as the code declares no fact column
-	// it lacks; the catalog's newer columns (video_views_p100) are the case of
-	// TestDeclaredFactColumnIsAdded and TestCatalogColumnsAreAdded.
+	loaded := openLoaded(t)
+	keepVersion1Data(t, loaded.Pool())
+	// Only version 2 is under test: the catalog's newer fact columns
+	// (video_views_p100) are the case of TestDeclaredFactColumnIsAdded.
 	migrationtest.Declare(t)
-	old, err := openSource(t, dsn)
-	if err != nil {
-		t.Fatalf("open the old layout: %v", err)
-	}
-	if got := recorded(t, pool); got != nil {
-		t.Fatalf("opening recorded %v", got)
-	}
-	res, err := postgres.Migrate(ctx, pool)
-	if err != nil || res.String() != "schema version 1, recognised by its tables and now recorded" {
-		t.Fatalf("migrate: %v: %s", err, res)
-	}
-	if got := recorded(t, pool); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded %v", got)
-	}
-	migrated, err := openSource(t, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.RunWithout(t, old, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
-	if res, err := postgres.Migrate(ctx, pool); err != nil || res.Changed() {
-		t.Errorf("second migrate: %+v, %v", res, err)
+	for _, c := range []struct {
+		name     string
+		recorded []string
+		applied  []int
+		// compare runs the conformance suite against the fresh warehouse
+		// (a minute): once is enough, the two differ only in version 1's
+		// statements, which create nothing here.
+		compare bool
+	}{
+		{"unversioned", nil, []int{1, 2}, true},
+		{"version 1 recorded", []string{"1"}, []int{2}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dsn, pool := legacyWarehouse(t, loaded)
+			if c.recorded != nil {
+				recordVersion1(t, pool)
+			}
+			cols := columnsOf(t, pool)
+			sum := checksumOf(t, pool, cols)
+			if _, err := openSource(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate") ||
+				!strings.Contains(err.Error(), "lacks version 2: ") {
+				t.Errorf("open the version 1 layout: %v", err)
+			}
+			if got := recorded(t, pool); !slices.Equal(got, c.recorded) {
+				t.Fatalf("opening left recorded %v, want %v", got, c.recorded)
+			}
+			res, err := postgres.Migrate(ctx, pool)
+			if err != nil || !slices.Equal(res.Applied, c.applied) || len(res.Added) != 0 || res.String() != migratedToVersion2 {
+				t.Fatalf("migrate: applied %v, added %v, %q, %v; want applied %v and %q", res.Applied, res.Added, res, err, c.applied, migratedToVersion2)
+			}
+			if got := recorded(t, pool); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded %v, want [1 2]", got)
+			}
+			if got := checksumOf(t, pool, cols); got != sum {
+				t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
+			}
+			checkVersion2Defaults(t, pool)
+			migrated, err := openSource(t, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.compare {
+				sourcetest.RunWithout(t, loaded, migrated, duckdbtest.Now(), migrationtest.MetricsAfterVersion1()...)
+			} else if _, err := migrated.Accounts(ctx); err != nil {
+				t.Errorf("accounts after the migration: %v", err)
+			}
+			if res, err := postgres.Migrate(ctx, pool); err != nil || res.Changed() {
+				t.Errorf("second migrate: %+v, %v", res, err)
+			}
+			if got := recorded(t, pool); !slices.Equal(got, []string{"1", "2"}) {
+				t.Errorf("recorded after a second migrate %v, want [1 2]", got)
+			}
+		})
 	}
 }
 
 // New warehouses (adsmcp demo --target, import --target) are created at the
 // latest version, recorded.
 func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
-	if got := recorded(t, openLoaded(t).Pool()); !slices.Equal(got, []string{"1"}) {
-		t.Errorf("recorded %v", got)
+	if got := recorded(t, openLoaded(t).Pool()); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded %v, want [1 2]", got)
 	}
 }
 
-// A declared fact column the warehouse lacks: the server refuses to open it,
-// naming adsmcp migrate; the migration adds it, NULL in the rows there, once.
+// A declared fact column a version 1 warehouse lacks too: the server refuses
+// to open it, naming adsmcp migrate; the migration applies version 2, then
+// adds the column, NULL in the rows there, once.
 func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	ctx := context.Background()
-	dsn, pool := legacyWarehouse(t)
+	dsn, pool := legacyWarehouse(t, openLoaded(t))
 	migrationtest.Declare(t, migrationtest.Purchases)
 	if _, err := openSource(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate") ||
-		!strings.Contains(err.Error(), "purchases") {
-		t.Errorf("open lacking a declared column: %v", err)
+		!strings.Contains(err.Error(), "lacks version 2: ") || !strings.Contains(err.Error(), "facts columns purchases") {
+		t.Errorf("open lacking version 2 and a declared column: %v", err)
 	}
 	res, err := postgres.Migrate(ctx, pool)
-	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) {
-		t.Fatalf("migrate: %+v, %v", res, err)
+	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, []int{1, 2}) {
+		t.Fatalf("migrate: applied %v, added %v, %v; want applied [1 2], added [purchases]", res.Applied, res.Added, err)
 	}
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM facts WHERE purchases IS NOT NULL`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("old rows with purchases: %d, %v", n, err)
+	}
+	// The final step runs after the versions: the declared column follows
+	// version 2's.
+	var cols string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(column_name::text, ' ' ORDER BY ordinal_position) FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'facts' AND column_name IN ('conversion_action', 'purchases')`).Scan(&cols); err != nil {
+		t.Fatal(err)
+	}
+	if cols != "conversion_action purchases" {
+		t.Errorf("facts columns in the order %q, want version 2's conversion_action before the declared purchases", cols)
 	}
 	if res, err := postgres.Migrate(ctx, pool); err != nil || res.Changed() {
 		t.Errorf("second migrate: %+v, %v", res, err)
