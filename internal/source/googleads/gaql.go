@@ -25,7 +25,8 @@ const (
 // segments, handled apart).
 var dimensionLevel = map[string]level{
 	"platform": levelCustomer, "account_id": levelCustomer, "account_name": levelCustomer, "currency": levelCustomer,
-	"campaign_id": levelCampaign, "campaign_name": levelCampaign, "campaign_objective": levelCampaign, "campaign_status": levelCampaign,
+	"attribution_window": levelCustomer,
+	"campaign_id":        levelCampaign, "campaign_name": levelCampaign, "campaign_objective": levelCampaign, "campaign_status": levelCampaign,
 	"adset_id": levelAdGroup, "adset_name": levelAdGroup,
 	"ad_id": levelAd, "ad_name": levelAd,
 	"country": levelCustomer, "device": levelCustomer, "publisher_platform": levelCustomer,
