@@ -362,7 +362,7 @@ var levelDims = map[string][2]string{
 }
 
 // audienceDims are the AUDIENCE report's dimensions the fake serves.
-var audienceDims = []string{"country_code", "platform", "placement"}
+var audienceDims = []string{"country_code", "platform", "placement", "age", "gender"}
 
 // attributes are the attribute metrics, by the lowest level they need.
 var attributes = map[string]int{"campaign_id": 1, "campaign_name": 1, "objective_type": 1, "adgroup_id": 2, "adgroup_name": 2, "ad_name": 3}
@@ -415,6 +415,18 @@ func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 		// Rejected path is exercised.
 		return nil, invalid("dimensions: The combination of %v is not supported.", q.audience)
 	}
+	if q.demographic() {
+		// Age and gender come in the demo's age_gender rows, per campaign: with
+		// no other audience dimension, at campaign or advertiser level.
+		for _, d := range q.audience {
+			if d != "age" && d != "gender" {
+				return nil, invalid("dimensions: The combination of %v is not supported.", q.audience)
+			}
+		}
+		if levelRank[q.level] > levelRank["campaign"] {
+			return nil, invalid("dimensions: age and gender are not supported at data_level %s in this fake (its demographic rows are per campaign).", p.Get("data_level"))
+		}
+	}
 	if err := json.Unmarshal([]byte(p.Get("metrics")), &q.metrics); err != nil || len(q.metrics) == 0 {
 		return nil, invalid("metrics: Field must be set to a JSON list.")
 	}
@@ -425,9 +437,17 @@ func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 			}
 			continue
 		}
+		if _, ok := eventMetrics[m]; ok {
+			q.events = true
+			continue
+		}
 		if _, ok := measureOf[m]; !ok && m != "reach" {
 			return nil, invalid("metrics: Invalid metric %q.", m)
 		}
+	}
+	if q.events && (reportType != "BASIC" || levelRank[q.level] > levelRank["campaign"]) {
+		// The demo's conversion_action rows are per campaign.
+		return nil, invalid("metrics: event metrics are served by this fake only in BASIC reports at campaign or advertiser level.")
 	}
 	var err error
 	if q.start, err = time.Parse(time.DateOnly, p.Get("start_date")); err != nil {
