@@ -14,6 +14,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
@@ -347,5 +348,26 @@ func TestFakeRefusesWhatItCannotServe(t *testing.T) {
 		if env.Code != tiktoktest.CodeInvalidParam {
 			t.Errorf("%+v: code %d, want %d", tc, env.Code, tiktoktest.CodeInvalidParam)
 		}
+	}
+}
+
+// TestAttributionWindowOnlyTikToksOwn: a query asking TikTok advertisers for
+// another attribution window than theirs is refused, naming the field;
+// asking for theirs answers what the query without it answers.
+func TestAttributionWindowOnlyTikToksOwn(t *testing.T) {
+	f := newFixture(t, nil)
+	accounts := f.accounts(t)
+	base := `{"metrics":["conversions"],"dimensions":["account_name"],"platforms":["tiktok_ads"],"date_preset":"last_30d"`
+	_, err := query.ParseAndNormalize([]byte(base+`,"attribution_window":"1d_click"}`), query.Options{Accounts: accounts, Now: duckdbtest.Now, MaxAccounts: 20})
+	if err == nil || !strings.Contains(err.Error(), "attribution_window") {
+		t.Errorf("1d_click on TikTok: %v, want a refusal naming attribution_window", err)
+	}
+	own, _, err := f.run(context.Background(), t, normalize(t, accounts, base+`,"attribution_window":"`+DefaultAttributionWindow+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _, err := f.run(context.Background(), t, normalize(t, accounts, base+`}`))
+	if err != nil || own != plain || !strings.Contains(plain, "Skincare") {
+		t.Errorf("with TikTok's own window:\n%s\nwithout:\n%s (%v)", own, plain, err)
 	}
 }
