@@ -12,9 +12,20 @@
 // test warehouse (duckdbtest.Config), so the connector's answers can be
 // compared with the warehouse's number for number.
 //
-// Extending it with an AUDIENCE dimension (age, gender) is an entry in
-// audience (data.go: how a demo fact's value is written) and in
-// audienceDims below (which dimension the real API accepts).
+// It serves the demo's breakdown sets (ads.Fact.BreakdownKey) as TikTok
+// reports them: age and gender AUDIENCE reports from the age_gender rows (the
+// demo's 55-64 and 65+ summed into AGE_55_100), the per-event metrics of a
+// BASIC report (web_event_add_to_cart, form, …) from the conversion_action
+// rows, and placement and platform from the delivery rows — which the demo's
+// TikTok placement rows equal campaign by campaign and day by day (for TikTok
+// placement is the publisher platform), so one request shape has one
+// answer whichever set the connector reads. It refuses what its data cannot
+// answer with 40002: age or gender with another AUDIENCE dimension or below
+// campaign level, event metrics in AUDIENCE reports or below campaign level.
+//
+// Extending it with an AUDIENCE dimension is an entry in audience (data.go:
+// how a demo fact's value is written) and in audienceDims below (which
+// dimension the real API accepts).
 package tiktoktest
 
 import (
