@@ -371,3 +371,36 @@ func TestAttributionWindowOnlyTikToksOwn(t *testing.T) {
 		t.Errorf("with TikTok's own window:\n%s\nwithout:\n%s (%v)", own, plain, err)
 	}
 }
+
+// TestBreakdownRequestCounts: the breakdown sets split and page like the
+// delivery rows: one report per 30 days with a daily grain, per calendar
+// month with a monthly one, every page read, with the warehouse's numbers.
+func TestBreakdownRequestCounts(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.AdvertiserIDs = []string{"7201845539016472318"} })
+	accounts := f.accounts(t)
+	for _, tc := range []struct {
+		raw   string
+		pages int
+		want  int
+	}{
+		{`{"metrics":["spend"],"dimensions":["age","gender"],"time_granularity":"daily","date_range":{"start":"2026-01-01","end":"2026-01-31"},"filters":[{"field":"age","operator":"NOT_IN","value":["55-64","65+","55+"]}]}`, 0, 2},
+		{`{"metrics":["conversions","conversion_value"],"dimensions":["conversion_action"],"time_granularity":"weekly","date_range":{"start":"2025-12-01","end":"2026-02-28"}}`, 0, 3},
+		{`{"metrics":["conversions"],"dimensions":["campaign_name","conversion_action"],"time_granularity":"monthly","date_range":{"start":"2025-10-15","end":"2026-02-10"}}`, 0, 5},
+		{`{"metrics":["impressions","clicks"],"dimensions":["placement"],"time_granularity":"daily","date_range":{"start":"2026-01-01","end":"2026-01-30"}}`, 4, 4},
+		{`{"metrics":["conversions","conversion_value"],"dimensions":["campaign_name","conversion_action"],"time_granularity":"daily","date_range":{"start":"2026-01-01","end":"2026-01-30"}}`, 3, 3},
+	} {
+		q := normalize(t, accounts, tc.raw)
+		f.srv.Scenario(tiktoktest.Pages(tc.pages))
+		f.srv.ClearRequests()
+		got, calls, err := f.run(context.Background(), t, q)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.raw, err)
+		}
+		if want := warehouseCSV(t, q); got != want {
+			t.Errorf("%s: differs from the warehouse:\n%.600s\n---\n%.600s", tc.raw, got, want)
+		}
+		if n := len(reports(f.srv.Requests())); n != tc.want || calls != tc.want {
+			t.Errorf("%s: %d reports (%d calls), want %d", tc.raw, n, calls, tc.want)
+		}
+	}
+}
