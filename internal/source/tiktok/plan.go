@@ -140,9 +140,10 @@ type event struct{ name, count, value string }
 // events are the events a conversion_action query reads besides the default
 // action, whose rows are the conversion metric and its value
 // (catalog conversions and conversion_value). TikTok reports each Pixel
-// event as a metric of its own (*documented* in the reporting metrics of the
-// integrated report; the metric names as Singer-style TikTok taps request
-// them at campaign level).
+// event as metrics of its own, a count and a value, not as rows: the names
+// are those the Matatika tap-tiktok requests at AUCTION_CAMPAIGN with
+// stat_time_day (docs/tiktok.md, "Conversion actions"; not verified against
+// the real API).
 var events = []event{
 	{"add_to_cart", "web_event_add_to_cart", "total_web_event_add_to_cart_value"},
 	{"form_submit", "form", "total_form_value"},
