@@ -29,7 +29,7 @@ func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Ac
 	}
 	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
 		out := newAccountRows()
-		if err := c.fetchAccount(ctx, p, a.AccountID, out); err != nil {
+		if err := c.fetchAccount(ctx, p, a, out); err != nil {
 			return err
 		}
 		if p.reach != nil {
@@ -139,7 +139,8 @@ func (r *accountRows) campaign(accountID, id string) *ads.Campaign {
 }
 
 // fetchAccount reads the facts and names p needs from one advertiser.
-func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, id string, out *accountRows) error {
+func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Account, out *accountRows) error {
+	id := a.AccountID
 	if p.campaignStatus {
 		if err := c.campaigns(ctx, id, out); err != nil {
 			return err
@@ -153,8 +154,19 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, id string, o
 				if err != nil {
 					return err
 				}
-				out.facts = append(out.facts, f)
 				out.names(id, p.level, r)
+				switch {
+				case p.set != catalog.Delivery && f.CampaignID == "":
+					// Not a campaign's: the set is stored per campaign (fetchPlan.level).
+				case p.events:
+					fs, err := eventFacts(f, defaultAction(a), r)
+					if err != nil {
+						return err
+					}
+					out.facts = append(out.facts, fs...)
+				default:
+					out.facts = append(out.facts, f)
+				}
 				return nil
 			})
 			if err != nil {
@@ -285,9 +297,11 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 	if p.level >= levelAd {
 		f.AdID = r.Text("ad_id")
 	}
+	if p.set != catalog.Delivery {
+		f.Breakdown = p.set
+	}
 	for _, a := range p.audience {
-		d := audienceDims[a]
-		d.set(&f, r.Text(d.field))
+		audienceDims[a](&f, r.Text(a), p.set)
 	}
 	for m, mf := range catalog.Measures() {
 		v, err := measure(mf, r)
@@ -306,7 +320,13 @@ func measure(f catalog.Field, r *ReportRow) (float64, error) {
 	if f.TikTok == nil {
 		return ads.NotReported, nil
 	}
-	m, _, err := r.Micros(f.TikTok.Field)
+	return measureAs(f, f.TikTok.Field, r)
+}
+
+// measureAs is report metric name's value in a row, as a value of stored
+// metric f (an event's count as conversions, its value as conversion_value).
+func measureAs(f catalog.Field, name string, r *ReportRow) (float64, error) {
+	m, _, err := r.Micros(name)
 	if err != nil {
 		return 0, err
 	}
@@ -320,6 +340,66 @@ func measure(f catalog.Field, r *ReportRow) (float64, error) {
 		return float64(m / 1e6), nil
 	}
 	return float64(m) / 1e6, nil
+}
+
+// defaultAction is the conversion_action name of what an advertiser's
+// conversions count: its ConversionActions (Accounts), else
+// DefaultConversionAction.
+func defaultAction(a ads.Account) string {
+	if a.ConversionActions != "" {
+		return a.ConversionActions
+	}
+	return DefaultConversionAction
+}
+
+// eventFacts turns one row of a conversion_action report into the set's
+// facts: first the default action, with exactly the row's conversion and its
+// value (what conversions and conversion_value count, so that the default
+// action's rows equal the delivery rows'), then one per event with a count or
+// a value. Only conversions and conversion_value are set; the other measures
+// are 0 (or NotReported where TikTok reports no such metric), as the
+// warehouse stores the set. Events without a count or a value have no row.
+func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, error) {
+	convField, valueField := catalog.MustLookup("conversions"), catalog.MustLookup("conversion_value")
+	var empty [catalog.NumMeasures]float64
+	for m, mf := range catalog.Measures() {
+		if mf.TikTok == nil {
+			empty[m] = ads.NotReported
+		}
+	}
+	var out []ads.Fact
+	add := func(name, count, value string) error {
+		n, err := measureAs(convField, count, r)
+		if err != nil {
+			return err
+		}
+		var v float64
+		if value != "" {
+			if v, err = measureAs(valueField, value, r); err != nil {
+				return err
+			}
+		}
+		if n == 0 && v == 0 {
+			return nil
+		}
+		f := base
+		f.ConversionAction, f.Measures = name, empty
+		f.Measures[catalog.Conversions], f.Measures[catalog.ConversionValue] = n, v
+		out = append(out, f)
+		return nil
+	}
+	if err := add(defaultName, convField.TikTok.Field, valueField.TikTok.Field); err != nil {
+		return nil, &malformedError{err.Error()}
+	}
+	for _, e := range events {
+		if e.name == defaultName {
+			continue
+		}
+		if err := add(e.name, e.count, e.value); err != nil {
+			return nil, &malformedError{err.Error()}
+		}
+	}
+	return out, nil
 }
 
 // formatMicros writes micros as the shortest exact decimal, for messages.

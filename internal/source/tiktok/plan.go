@@ -35,18 +35,129 @@ var levels = [...]struct{ dataLevel, id, name string }{
 
 func (l level) String() string { return [...]string{"account", "campaign", "adgroup", "ad"}[l] }
 
-// audienceDim is a catalog breakdown dimension and the AUDIENCE report
-// dimension behind it: adding a breakdown TikTok reports (age, gender) is an
-// entry here, with how its value is written into the fact.
-type audienceDim struct {
-	field string                  // the AUDIENCE report's dimension
-	set   func(*ads.Fact, string) // writes TikTok's value into the fact
+// breakdownDims are the AUDIENCE report's dimension behind each catalog
+// breakdown. publisher_platform and placement are both TikTok's placement
+// (TikTok's publishers are its placements: tiktok, pangle,
+// global_app_bundle). conversion_action has none: its rows come from the
+// per-event metrics of a BASIC report (events below).
+var breakdownDims = map[string]string{
+	"country":            "country_code",
+	"device":             "platform",
+	"publisher_platform": "placement",
+	"placement":          "placement",
+	"age":                "age",
+	"gender":             "gender",
+	"conversion_action":  "",
 }
 
-var audienceDims = map[string]audienceDim{
-	"country":            {"country_code", func(f *ads.Fact, v string) { f.Country = v }},
-	"device":             {"platform", func(f *ads.Fact, v string) { f.Device = deviceOf(v) }},
-	"publisher_platform": {"placement", func(f *ads.Fact, v string) { f.PublisherPlatform = placementOf(v) }},
+// audienceDims write an AUDIENCE dimension's value into a fact of set (the
+// catalog.BreakdownSet key): adding a breakdown TikTok reports is an entry
+// here and one in breakdownDims. Rows of a set other than delivery never
+// have an empty dimension (as the warehouse stores them): what TikTok leaves
+// empty or "-" is "unknown".
+var audienceDims = map[string]func(f *ads.Fact, v, set string){
+	"country_code": func(f *ads.Fact, v, _ string) { f.Country = v },
+	"platform":     func(f *ads.Fact, v, set string) { f.Device = known(deviceOf(v), set) },
+	"placement": func(f *ads.Fact, v, set string) {
+		f.PublisherPlatform = known(placementOf(v), set)
+		if set == "placement" {
+			f.Placement = f.PublisherPlatform
+		}
+	},
+	"age":    func(f *ads.Fact, v, _ string) { f.Age = ageOf(v) },
+	"gender": func(f *ads.Fact, v, _ string) { f.Gender = genderOf(v) },
+}
+
+// known is v, or "unknown" when v is empty in a set other than delivery.
+func known(v, set string) string {
+	if v == "" && set != catalog.Delivery {
+		return "unknown"
+	}
+	return v
+}
+
+// ageOf maps TikTok's age groups onto the catalog's brackets: AGE_18_24 →
+// "18-24", …, AGE_45_54 → "45-54". TikTok's oldest group, AGE_55_100, spans
+// Meta's and Google's 55-64 and 65+, which it cannot be split into: it is
+// "55+" (docs/tiktok.md, "Breakdowns"). NONE and empty are "unknown"; other
+// values pass through in lower case.
+func ageOf(v string) string {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	switch u {
+	case "", "NONE", "UNKNOWN":
+		return "unknown"
+	case "AGE_55_100":
+		return "55+"
+	}
+	if lo, hi, ok := strings.Cut(strings.TrimPrefix(u, "AGE_"), "_"); ok && strings.HasPrefix(u, "AGE_") && digits(lo) && digits(hi) {
+		return lo + "-" + hi
+	}
+	return strings.ToLower(v)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// genderOf maps TikTok's genders (MALE, FEMALE, NONE; GENDER_MALE and
+// GENDER_FEMALE as targeting writes them) onto the catalog's: male, female,
+// unknown.
+func genderOf(v string) string {
+	switch strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "GENDER_") {
+	case "MALE":
+		return "male"
+	case "FEMALE":
+		return "female"
+	}
+	return "unknown"
+}
+
+// DefaultConversionAction is what Accounts reports as every advertiser's
+// ConversionActions, and the name of the conversion_action rows that carry
+// the conversion metric: TikTok's conversion counts each ad group's
+// optimization event, complete_payment (Complete Payment) for the sales
+// campaigns adsmcp is built for; the advertiser has no account-level
+// setting to read (docs/tiktok.md, "Conversions").
+const DefaultConversionAction = "complete_payment"
+
+// DefaultAttributionWindow is what Accounts reports as every advertiser's
+// AttributionWindow: TikTok's default attribution, 7-day click and 1-day
+// view. TikTok sets attribution per ad group, and /advertiser/info/ has no
+// field for it.
+const DefaultAttributionWindow = "7d_click_1d_view"
+
+// event is one TikTok event of the conversion_action breakdown: our name (the
+// TikTok Pixel's standard event in snake case, as the demo names them) and the
+// integrated report's metrics of its count and of its value ("" when TikTok
+// gives none).
+type event struct{ name, count, value string }
+
+// events are the events a conversion_action query reads besides the default
+// action, whose rows are the conversion metric and its value
+// (catalog conversions and conversion_value). TikTok reports each Pixel
+// event as metrics of its own, a count and a value, not as rows: the names
+// are those the Matatika tap-tiktok requests at AUCTION_CAMPAIGN with
+// stat_time_day (docs/tiktok.md, "Conversion actions"; not verified against
+// the real API).
+var events = []event{
+	{"add_to_cart", "web_event_add_to_cart", "total_web_event_add_to_cart_value"},
+	{"form_submit", "form", "total_form_value"},
+	{"complete_registration", "user_registration", "total_user_registration_value"},
+	{"initiate_checkout", "initiate_checkout", "total_initiate_checkout_value"},
+	{"place_an_order", "on_web_order", "total_on_web_order_value"},
+	{"add_payment_info", "add_billing", "total_add_billing_value"},
+	{"view_content", "product_details_page_browse", "total_product_details_page_browse_value"},
+	{"contact", "online_consult", "total_online_consult_value"},
+	{"click_button", "button_click", "total_button_click_value"},
+	{"search", "page_event_search", "total_page_event_search_value"},
+	{"download", "download_start", "total_download_start_value"},
+	{"add_to_wishlist", "on_web_add_to_wishlist", "total_on_web_add_to_wishlist_value"},
+	{"subscribe", "on_web_subscribe", "total_on_web_subscribe_value"},
 }
 
 // deviceOf maps the AUDIENCE dimension platform onto the catalog's devices:
@@ -92,8 +203,12 @@ type span struct{ start, end time.Time }
 
 // fetchPlan is what a query needs from every advertiser.
 type fetchPlan struct {
-	level    level
-	audience []string // the catalog breakdowns asked, in order
+	level level
+	// set is the catalog.BreakdownSet the query reads (delivery, age_gender,
+	// placement, conversion_action).
+	set      string
+	audience []string // the AUDIENCE report's dimensions, in order
+	events   bool     // conversion_action: the per-event metrics
 	metrics  []string // report metrics: attributes first, then measures
 	daily    bool     // stat_time_day is a dimension
 	spans    []span   // one report per span (and per filter set)
@@ -121,7 +236,10 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 	if q.End.Before(q.Start) {
 		return nil, fmt.Errorf("tiktok: date range %s … %s is reversed", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
 	}
-	p := &fetchPlan{start: q.Start, end: q.End}
+	p := &fetchPlan{start: q.Start, end: q.End, set: catalog.Delivery}
+	if s, ok := q.BreakdownSet(catalog.TikTokAds); ok {
+		p.set = s.Key
+	}
 	used := usedMetrics(q)
 	var measures []string
 	addMetric := func(name string) {
@@ -160,11 +278,14 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 		case catalog.LevelAd:
 			p.level = max(p.level, levelAd)
 		case catalog.LevelBreakdown:
-			if _, ok := audienceDims[name]; !ok {
+			dim, ok := breakdownDims[name]
+			if !ok {
 				return fmt.Errorf("tiktok: the AUDIENCE report has no dimension for %s", name)
 			}
-			if !slices.Contains(p.audience, name) {
-				p.audience = append(p.audience, name)
+			if dim == "" {
+				p.events = true
+			} else if !slices.Contains(p.audience, dim) {
+				p.audience = append(p.audience, dim)
 			}
 		}
 		switch name {
@@ -190,6 +311,28 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 		}
 		if _, ok := filterFields[f.Field]; ok && (f.Operator == query.Equals || f.Operator == query.In) {
 			ids = append(ids, f)
+		}
+	}
+	if p.set != catalog.Delivery {
+		// The sets other than delivery are stored per campaign (catalog
+		// BreakdownSet.Level): read per campaign, whatever the query's level,
+		// so that what no campaign owns stays out as it does in the warehouse.
+		p.level = max(p.level, levelCampaign)
+	}
+	if p.events && len(p.audience) > 0 {
+		return nil, fmt.Errorf("tiktok: conversion_action cannot be combined with other breakdowns")
+	}
+	if p.events {
+		for _, m := range []string{"conversions", "conversion_value"} {
+			if f := catalog.MustLookup(m).TikTok.Field; !slices.Contains(measures, f) {
+				measures = append(measures, f)
+			}
+		}
+		for _, e := range events {
+			measures = append(measures, e.count)
+			if e.value != "" {
+				measures = append(measures, e.value)
+			}
 		}
 	}
 	for l := levelCampaign; l <= p.level; l++ {
@@ -331,9 +474,7 @@ func reportParams(advertiserID string, l level, audience []string, daily bool, m
 	dims := []string{levels[l].id}
 	if len(audience) > 0 {
 		v.Set("report_type", "AUDIENCE")
-		for _, a := range audience {
-			dims = append(dims, audienceDims[a].field)
-		}
+		dims = append(dims, audience...)
 	} else {
 		v.Set("report_type", "BASIC")
 	}

@@ -164,7 +164,10 @@ var infoFields = mustJSON([]string{"advertiser_id", "name", "currency", "timezon
 
 // Accounts lists the advertisers: the configured IDs, or every advertiser that
 // authorized the app (/oauth2/advertiser/get/), with their names, currencies,
-// time zones and statuses from /advertiser/info/ (100 IDs a request).
+// time zones and statuses from /advertiser/info/ (100 IDs a request). Every
+// advertiser's AttributionWindow is DefaultAttributionWindow and its
+// ConversionActions DefaultConversionAction: TikTok keeps both per ad group,
+// and the advertiser's details have neither.
 func (c *Connector) Accounts(ctx context.Context) ([]ads.Account, error) {
 	ids := c.opts.AdvertiserIDs
 	if len(ids) == 0 {
@@ -196,7 +199,8 @@ func (c *Connector) Accounts(ctx context.Context) ([]ads.Account, error) {
 				tz = a.Timezone
 			}
 			out = append(out, ads.Account{AccountID: a.AdvertiserID.s, Platform: catalog.TikTokAds, AccountName: a.Name,
-				Currency: a.Currency, Timezone: tz, Status: accountStatus(a.Status)})
+				Currency: a.Currency, Timezone: tz, Status: accountStatus(a.Status),
+				AttributionWindow: DefaultAttributionWindow, ConversionActions: DefaultConversionAction})
 		}
 	}
 	return out, nil

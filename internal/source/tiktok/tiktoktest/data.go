@@ -22,8 +22,11 @@ type dataset struct {
 	campaigns map[string]ads.Campaign
 	adgroups  map[string]ads.AdSet
 	ads       map[string]ads.Ad
-	facts     map[string][]ads.Fact // by advertiser, in date order
-	reach     map[reachKey]int64
+	facts     map[string][]ads.Fact // delivery rows by advertiser, in date order
+	// sets are the other breakdown sets' rows (ads.Fact.BreakdownKey: age_gender,
+	// placement, conversion_action), by set and advertiser, in date order.
+	sets  map[string]map[string][]ads.Fact
+	reach map[reachKey]int64
 }
 
 type reachKey struct {
@@ -63,9 +66,17 @@ func (d *dataset) Ad(a ads.Ad) error {
 }
 
 func (d *dataset) Fact(f *ads.Fact) error {
-	if d.ids[f.AccountID] {
-		d.facts[f.AccountID] = append(d.facts[f.AccountID], *f)
+	if !d.ids[f.AccountID] {
+		return nil
 	}
+	if key := f.BreakdownKey(); key != catalog.Delivery {
+		if d.sets[key] == nil {
+			d.sets[key] = map[string][]ads.Fact{}
+		}
+		d.sets[key][f.AccountID] = append(d.sets[key][f.AccountID], *f)
+		return nil
+	}
+	d.facts[f.AccountID] = append(d.facts[f.AccountID], *f)
 	return nil
 }
 
@@ -90,11 +101,19 @@ func load(cfg demo.Config) (*dataset, error) {
 	l := v.(*loadedData)
 	l.once.Do(func() {
 		d := &dataset{ids: map[string]bool{}, campaigns: map[string]ads.Campaign{}, adgroups: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
-			facts: map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+			facts: map[string][]ads.Fact{}, sets: map[string]map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
 		// Accounts come first in the sink's order, so d.ids is known for the rest.
 		if l.err = demo.Generate(context.Background(), cfg, d, nil); l.err == nil {
-			for _, fs := range d.facts {
+			byDate := func(fs []ads.Fact) {
 				sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
+			}
+			for _, fs := range d.facts {
+				byDate(fs)
+			}
+			for _, set := range d.sets {
+				for _, fs := range set {
+					byDate(fs)
+				}
 			}
 			l.d = d
 		}
@@ -103,8 +122,8 @@ func load(cfg demo.Config) (*dataset, error) {
 }
 
 // audience is how the fake writes a demo breakdown as TikTok's AUDIENCE
-// dimension: the lead extends it with age and gender (a dimension name and
-// the fact's value).
+// dimension (a dimension name and the fact's value). Age and gender are read
+// from the demo's age_gender rows, the others from its delivery rows.
 var audience = map[string]func(f *ads.Fact) string{
 	"country_code": func(f *ads.Fact) string { return f.Country },
 	"platform":     func(f *ads.Fact) string { return platformOf(f.Device, f.AdID) },
@@ -114,6 +133,71 @@ var audience = map[string]func(f *ads.Fact) string{
 		}
 		return "PLACEMENT_" + strings.ToUpper(f.PublisherPlatform)
 	},
+	"age":    func(f *ads.Fact) string { return ageOf(f.Age) },
+	"gender": func(f *ads.Fact) string { return genderOf(f.Gender) },
+}
+
+// ageOf is TikTok's age group of a demo age bracket. TikTok's groups are
+// AGE_13_17, AGE_18_24, AGE_25_34, AGE_35_44, AGE_45_54 and AGE_55_100: the
+// demo's 55-64 and 65+ are both AGE_55_100, summed as TikTok reports them.
+func ageOf(age string) string {
+	switch age {
+	case "", "unknown":
+		return "NONE"
+	case "55-64", "65+", "55+":
+		return "AGE_55_100"
+	}
+	return "AGE_" + strings.ReplaceAll(age, "-", "_")
+}
+
+// genderOf is TikTok's gender of a demo gender: MALE, FEMALE, NONE.
+func genderOf(g string) string {
+	switch g {
+	case "male", "female":
+		return strings.ToUpper(g)
+	}
+	return "NONE"
+}
+
+// eventMetrics are TikTok's per-event report metrics the fake serves, each
+// with the demo's conversion_action it counts and whether it is the event's
+// count or its value (in the account currency). complete_payment's count and
+// value are also the conversion and total_complete_payment_rate of the
+// delivery rows (the demo's default action). Events the demo has no rows of
+// are 0.
+var eventMetrics = map[string]struct {
+	action string
+	value  bool
+}{}
+
+func init() {
+	for _, e := range []struct{ action, count, value string }{
+		{"complete_payment", "complete_payment", ""},
+		{"add_to_cart", "web_event_add_to_cart", "total_web_event_add_to_cart_value"},
+		{"form_submit", "form", "total_form_value"},
+		{"complete_registration", "user_registration", "total_user_registration_value"},
+		{"initiate_checkout", "initiate_checkout", "total_initiate_checkout_value"},
+		{"place_an_order", "on_web_order", "total_on_web_order_value"},
+		{"add_payment_info", "add_billing", "total_add_billing_value"},
+		{"view_content", "product_details_page_browse", "total_product_details_page_browse_value"},
+		{"contact", "online_consult", "total_online_consult_value"},
+		{"click_button", "button_click", "total_button_click_value"},
+		{"search", "page_event_search", "total_page_event_search_value"},
+		{"download", "download_start", "total_download_start_value"},
+		{"add_to_wishlist", "on_web_add_to_wishlist", "total_on_web_add_to_wishlist_value"},
+		{"subscribe", "on_web_subscribe", "total_on_web_subscribe_value"},
+	} {
+		eventMetrics[e.count] = struct {
+			action string
+			value  bool
+		}{e.action, false}
+		if e.value != "" {
+			eventMetrics[e.value] = struct {
+				action string
+				value  bool
+			}{e.action, true}
+		}
+	}
 }
 
 // platformOf is TikTok's platform of a demo device: phones and tablets split
@@ -139,6 +223,7 @@ type reportReq struct {
 	audience   []string
 	daily      bool
 	metrics    []string
+	events     bool // some metric is an event's (eventMetrics)
 	start, end time.Time
 	filters    map[string][]string // field_name → IDs
 }
@@ -155,7 +240,48 @@ type groupKey struct {
 // values and day, in a stable order.
 func (d *dataset) rows(q *reportReq) []map[string]any {
 	facts := d.facts[q.advertiser]
-	groups := map[groupKey]*[catalog.NumMeasures]float64{}
+	if q.demographic() {
+		facts = d.sets["age_gender"][q.advertiser]
+	}
+	groups := map[groupKey]*sums{}
+	d.sum(q, facts, groups, false)
+	if q.events {
+		d.sum(q, d.sets["conversion_action"][q.advertiser], groups, true)
+	}
+	keys := make([]groupKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b groupKey) int {
+		if c := a.day.Compare(b.day); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return slices.Compare(a.audience[:], b.audience[:])
+	})
+	out := make([]map[string]any, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, d.row(q, k, groups[k]))
+	}
+	return out
+}
+
+// sums are a row's measures and its events' conversions and values.
+type sums struct {
+	m      [catalog.NumMeasures]float64
+	events map[string]*[2]float64 // conversion_action → count, value
+}
+
+// demographic reports whether the request reads the demo's age_gender rows.
+func (q *reportReq) demographic() bool {
+	return slices.Contains(q.audience, "age") || slices.Contains(q.audience, "gender")
+}
+
+// sum adds the facts in the request's range to their rows' groups: measures,
+// or (events) the conversions and value of each conversion_action.
+func (d *dataset) sum(q *reportReq, facts []ads.Fact, groups map[groupKey]*sums, events bool) {
 	lo := sort.Search(len(facts), func(i int) bool { return !facts[i].Date.Before(q.start) })
 	for i := lo; i < len(facts) && !facts[i].Date.After(q.end); i++ {
 		f := &facts[i]
@@ -181,37 +307,29 @@ func (d *dataset) rows(q *reportReq) []map[string]any {
 		}
 		s := groups[k]
 		if s == nil {
-			s = &[catalog.NumMeasures]float64{}
+			s = &sums{events: map[string]*[2]float64{}}
 			groups[k] = s
+		}
+		if events {
+			e := s.events[f.ConversionAction]
+			if e == nil {
+				e = &[2]float64{}
+				s.events[f.ConversionAction] = e
+			}
+			e[0] += max(f.Measures[catalog.Conversions], 0)
+			e[1] += max(f.Measures[catalog.ConversionValue], 0)
+			continue
 		}
 		for m, v := range f.Measures {
 			if v != ads.NotReported {
-				s[m] += v
+				s.m[m] += v
 			}
 		}
 	}
-	keys := make([]groupKey, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b groupKey) int {
-		if c := a.day.Compare(b.day); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.id, b.id); c != 0 {
-			return c
-		}
-		return slices.Compare(a.audience[:], b.audience[:])
-	})
-	out := make([]map[string]any, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, d.row(q, k, groups[k]))
-	}
-	return out
 }
 
 // row is one report row in TikTok's format: every value a string.
-func (d *dataset) row(q *reportReq, k groupKey, s *[catalog.NumMeasures]float64) map[string]any {
+func (d *dataset) row(q *reportReq, k groupKey, s *sums) map[string]any {
 	dims := map[string]string{q.idDim: k.id}
 	if q.daily {
 		dims["stat_time_day"] = k.day.Format(time.DateOnly) + " 00:00:00"
@@ -245,8 +363,20 @@ func (d *dataset) row(q *reportReq, k groupKey, s *[catalog.NumMeasures]float64)
 		case "reach":
 			metrics[m] = d.reachOf(q, k)
 		default:
+			if e, ok := eventMetrics[m]; ok {
+				v := s.events[e.action]
+				if v == nil {
+					v = &[2]float64{}
+				}
+				if e.value {
+					metrics[m] = formatValue(catalog.Micros, v[1])
+				} else {
+					metrics[m] = formatValue(catalog.Integer, v[0])
+				}
+				continue
+			}
 			f := measureOf[m]
-			metrics[m] = formatValue(f.Storage.Kind, s[f.Storage.Measure])
+			metrics[m] = formatValue(f.Storage.Kind, s.m[f.Storage.Measure])
 		}
 	}
 	return map[string]any{"dimensions": dims, "metrics": metrics}

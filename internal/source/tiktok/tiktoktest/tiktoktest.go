@@ -12,9 +12,20 @@
 // test warehouse (duckdbtest.Config), so the connector's answers can be
 // compared with the warehouse's number for number.
 //
-// Extending it with an AUDIENCE dimension (age, gender) is an entry in
-// audience (data.go: how a demo fact's value is written) and in
-// audienceDims below (which dimension the real API accepts).
+// It serves the demo's breakdown sets (ads.Fact.BreakdownKey) as TikTok
+// reports them: age and gender AUDIENCE reports from the age_gender rows (the
+// demo's 55-64 and 65+ summed into AGE_55_100), the per-event metrics of a
+// BASIC report (web_event_add_to_cart, form, …) from the conversion_action
+// rows, and placement and platform from the delivery rows — which the demo's
+// TikTok placement rows equal campaign by campaign and day by day (for TikTok
+// placement is the publisher platform), so one request shape has one
+// answer whichever set the connector reads. It refuses what its data cannot
+// answer with 40002: age or gender with another AUDIENCE dimension or below
+// campaign level, event metrics in AUDIENCE reports or below campaign level.
+//
+// Extending it with an AUDIENCE dimension is an entry in audience (data.go:
+// how a demo fact's value is written) and in audienceDims below (which
+// dimension the real API accepts).
 package tiktoktest
 
 import (
@@ -362,7 +373,7 @@ var levelDims = map[string][2]string{
 }
 
 // audienceDims are the AUDIENCE report's dimensions the fake serves.
-var audienceDims = []string{"country_code", "platform", "placement"}
+var audienceDims = []string{"country_code", "platform", "placement", "age", "gender"}
 
 // attributes are the attribute metrics, by the lowest level they need.
 var attributes = map[string]int{"campaign_id": 1, "campaign_name": 1, "objective_type": 1, "adgroup_id": 2, "adgroup_name": 2, "ad_name": 3}
@@ -415,6 +426,18 @@ func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 		// Rejected path is exercised.
 		return nil, invalid("dimensions: The combination of %v is not supported.", q.audience)
 	}
+	if q.demographic() {
+		// Age and gender come in the demo's age_gender rows, per campaign: with
+		// no other audience dimension, at campaign or advertiser level.
+		for _, d := range q.audience {
+			if d != "age" && d != "gender" {
+				return nil, invalid("dimensions: The combination of %v is not supported.", q.audience)
+			}
+		}
+		if levelRank[q.level] > levelRank["campaign"] {
+			return nil, invalid("dimensions: age and gender are not supported at data_level %s in this fake (its demographic rows are per campaign).", p.Get("data_level"))
+		}
+	}
 	if err := json.Unmarshal([]byte(p.Get("metrics")), &q.metrics); err != nil || len(q.metrics) == 0 {
 		return nil, invalid("metrics: Field must be set to a JSON list.")
 	}
@@ -425,9 +448,17 @@ func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 			}
 			continue
 		}
+		if _, ok := eventMetrics[m]; ok {
+			q.events = true
+			continue
+		}
 		if _, ok := measureOf[m]; !ok && m != "reach" {
 			return nil, invalid("metrics: Invalid metric %q.", m)
 		}
+	}
+	if q.events && (reportType != "BASIC" || levelRank[q.level] > levelRank["campaign"]) {
+		// The demo's conversion_action rows are per campaign.
+		return nil, invalid("metrics: event metrics are served by this fake only in BASIC reports at campaign or advertiser level.")
 	}
 	var err error
 	if q.start, err = time.Parse(time.DateOnly, p.Get("start_date")); err != nil {
