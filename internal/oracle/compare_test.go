@@ -296,6 +296,7 @@ var compareInvariants = []invariant{
 		}
 		return nil
 	}},
+	{"k_refusals", func(c *tcase) bool { return c.parent == nil && c.head != nil }, checkRefusals},
 }
 
 // TestPropertyCompare runs seeded random period-over-period calls
