@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"strings"
+
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
@@ -97,11 +99,28 @@ func acct(id, platform, name, currency, tz string) ads.Account {
 		Currency: currency, Timezone: tz, Status: statusActive}
 }
 
-// account returns the public account row, with its status.
+// clickView is the attribution window of the Meta and TikTok demo accounts:
+// both platforms' default (7-day click, 1-day view).
+const clickView = "7d_click_1d_view"
+
+// account returns the public account row, with its status, attribution window
+// and the conversion actions its conversions count (breakdowns.go).
 func (s *accountSpec) account() ads.Account {
 	a := s.Account
 	if s.closed {
 		a.Status = statusClosed
+	}
+	switch a.Platform {
+	case googleAds:
+		a.AttributionWindow = catalog.PerActionWindow
+		var names []string
+		for _, ga := range googleActions[s.vertical] {
+			names = append(names, ga.name)
+		}
+		a.ConversionActions = strings.Join(names, ", ")
+	default:
+		a.AttributionWindow = clickView
+		a.ConversionActions = defaultAction[a.Platform]
 	}
 	return a
 }

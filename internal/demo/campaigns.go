@@ -68,6 +68,7 @@ func (p *plan) buildCampaign(a *accountPlan, i int, ids *rand.Rand, names map[st
 	c.budget = usd * spec.fx
 	c.perf = campaignPerf(profiles[spec.Platform][t.objective], t, r)
 	c.freq = between(r, 1.05, 1.45)
+	c.aud = p.newAudience(a, i)
 
 	nsets := 2 + pick(r, []float64{0.25, 0.3, 0.25, 0.12, 0.08})
 	for k := range nsets {

@@ -12,6 +12,9 @@
 // dimensions (the API artifacts the fit pipeline filters), one account whose metrics
 // are all zero (a token without the right scopes), one closed account, Google without
 // link clicks or reach, and reach that is consistent across grains and levels.
+// Besides the delivery rows, each campaign-day has the rows of the platform's other
+// breakdown sets (age × gender, placement, conversion action: breakdowns.go), which
+// sum exactly to the delivery rows.
 package demo
 
 import (
@@ -25,7 +28,7 @@ import (
 
 // GeneratorVersion changes whenever the generated data changes for the same Config,
 // so a stored warehouse can tell it was made by an older generator.
-const GeneratorVersion = "1"
+const GeneratorVersion = "2"
 
 // DefaultSeed is the seed of the standard demo dataset, so that every installation
 // anchored on the same day has the same data (and documentation can quote it).
@@ -48,14 +51,16 @@ type Config struct {
 	// Days defaults to DefaultDays when 0.
 	Days int
 	// Scale is the size of the dataset, in (0, MaxScale]; 0 means 1, the standard
-	// dataset (~3.1M fact rows). Up to 1 it is the fraction of each account's
-	// campaigns to generate: tests use 0.03–0.1, and a smaller scale yields a subset
+	// dataset (~5.5M fact rows: 3.1M delivery, 2.4M of the other breakdown sets). Up
+	// to 1 it is the fraction of each account's campaigns to generate: tests use
+	// 0.03–0.1, and a smaller scale yields a subset
 	// of the full dataset's campaigns, ad sets and ads (same IDs and names). Above 1
 	// it adds replica accounts, for benchmarks: each whole unit beyond 1 another 14
 	// accounts shaped like the originals (named "Replica 2 - Lumen Outdoor US", …)
 	// with their own IDs and data, and a fractional part f a last such set keeping
-	// a fraction f of its campaigns (replicas.go). Scale 2 is ~6.6M fact rows, 3.2
-	// ~10.2M; the Scale 1 dataset is the first 14 accounts of every bigger one.
+	// a fraction f of its campaigns (replicas.go). Scale 2 is ~11.6M fact rows (6.6M
+	// delivery), 3.2 ~18.1M (10.2M); the Scale 1 dataset is the first 14 accounts of
+	// every bigger one.
 	Scale float64
 }
 

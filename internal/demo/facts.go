@@ -29,6 +29,7 @@ type accountGen struct {
 	art   *rand.Rand   // the account's dimension artifacts
 	imps  [][]int64    // imps[campaign][day], Meta and TikTok only
 	batch []Fact
+	bd    *breakdownGen // the breakdown sets' rows
 	// reports says which measures the account's platform reports (the catalog's
 	// Platforms); the others are NotReported.
 	reports [catalog.NumMeasures]bool
@@ -39,6 +40,7 @@ type accountGen struct {
 func (p *plan) facts(ctx context.Context, a *accountPlan, emit func([]Fact) error, newBatch func() []Fact) ([]reachRow, error) {
 	g := &accountGen{p: p, a: a, art: newRand(p.cfg.Seed, tagArtifacts, a.key), batch: newBatch(),
 		reports: reportedMeasures(a.spec.Platform)}
+	g.bd = newBreakdownGen(g)
 	withReach := a.spec.Platform != googleAds
 	for _, c := range a.campaigns {
 		g.rands = append(g.rands, newRand(p.cfg.Seed, tagFacts, a.key, uint64(c.idx)))
@@ -72,7 +74,7 @@ func (p *plan) facts(ctx context.Context, a *accountPlan, emit func([]Fact) erro
 }
 
 // day appends day d's rows: every delivering ad × country × device, then the
-// day's dimension artifacts.
+// day's dimension artifacts, then the breakdown sets' rows made from them.
 func (g *accountGen) day(d int) {
 	p, a, spec := g.p, g.a, g.a.spec
 	date := p.dates[d]
@@ -140,6 +142,7 @@ func (g *accountGen) day(d int) {
 		}
 	}
 	g.artifacts(d, start)
+	g.bd.day(d, start)
 	if spec.zero {
 		for i := start; i < len(g.batch); i++ {
 			f := &g.batch[i]

@@ -39,9 +39,10 @@ type campaignPlan struct {
 	first, last int // delivery day indices, inclusive
 	// startsInside: the campaign launched inside the data, so it ramps up.
 	startsInside bool
-	budget       float64 // daily budget at ordinary demand, in the account's currency
-	perf         profile // in USD; money converted at emission
-	freq         float64 // typical daily frequency, for reach
+	budget       float64   // daily budget at ordinary demand, in the account's currency
+	perf         profile   // in USD; money converted at emission
+	freq         float64   // typical daily frequency, for reach
+	aud          *audience // who it reaches, for its breakdown rows
 	adsets       []*adsetPlan
 }
 
@@ -118,11 +119,12 @@ func (p *plan) buildAccount(spec *accountSpec, key uint64, frac float64) *accoun
 		chosen = append(chosen, j+1)
 	}
 	slices.Sort(chosen)
-	var rows float64
+	var rows, breakdowns float64
 	for _, j := range chosen {
 		a.campaigns = append(a.campaigns, full[j])
 		rows += full[j].expectedRows(spec.fx)
+		breakdowns += full[j].expectedBreakdownRows(spec)
 	}
-	p.estimate += int64(rows * (1 + a.artifactRate))
+	p.estimate += int64(rows*(1+a.artifactRate) + breakdowns)
 	return a
 }

@@ -242,15 +242,21 @@ func TestReplicasDeterministic(t *testing.T) {
 }
 
 // countSink counts the rows of each table.
-type countSink struct{ accounts, campaigns, adsets, ads, facts, reach int64 }
+type countSink struct{ accounts, campaigns, adsets, ads, facts, breakdownFacts, reach int64 }
 
 func (s *countSink) Dataset(k, v string) error   { return nil }
 func (s *countSink) Account(a ads.Account) error { s.accounts++; return nil }
 func (s *countSink) Campaign(c Campaign) error   { s.campaigns++; return nil }
 func (s *countSink) AdSet(a AdSet) error         { s.adsets++; return nil }
 func (s *countSink) Ad(a Ad) error               { s.ads++; return nil }
-func (s *countSink) Fact(f *Fact) error          { s.facts++; return nil }
-func (s *countSink) Reach(r Reach) error         { s.reach++; return nil }
+func (s *countSink) Fact(f *Fact) error {
+	s.facts++
+	if f.Breakdown != "" {
+		s.breakdownFacts++
+	}
+	return nil
+}
+func (s *countSink) Reach(r Reach) error { s.reach++; return nil }
 
 // BenchmarkGenerate measures generation alone (into a counting sink) of the
 // standard dataset and of the benchmark sizes, and reports its rows:
@@ -269,6 +275,7 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(float64(s.accounts), "accounts")
 			b.ReportMetric(float64(s.campaigns), "campaigns")
 			b.ReportMetric(float64(s.facts), "facts")
+			b.ReportMetric(float64(s.breakdownFacts), "breakdown_facts")
 			b.ReportMetric(float64(s.reach), "reach")
 		})
 	}

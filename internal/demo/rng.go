@@ -21,7 +21,9 @@ const (
 	tagReach
 	tagIDs
 	tagSubset
-	tagReplica // replica account IDs (replicas.go)
+	tagReplica    // replica account IDs (replicas.go)
+	tagAudience   // a campaign's audience and placements (breakdowns.go)
+	tagBreakdowns // a campaign's breakdown rows, apart from its delivery's
 )
 
 // mix is SplitMix64's finalizer: a bijective, well-spread hash of x.
