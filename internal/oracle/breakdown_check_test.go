@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // callOf reads the oracle's Call from a query's arguments (as sent, not as
@@ -202,4 +203,38 @@ func checkAttribution(d *Data, c *tcase) []string {
 
 func platformRank(p string) int {
 	return slices.Index([]string{metaAds, googleAds, tiktokAds}, p)
+}
+
+// logSetCoverage says how many CSV answers read each breakdown set (on some
+// platform of their accounts), added an attribution_window column, or were
+// refused for a breakdown or a window.
+func logSetCoverage(t *testing.T, d *Data, cases []*tcase) {
+	sets, refused := map[string]int{}, map[string]int{}
+	windowCols := 0
+	for _, c := range cases {
+		if c.parent != nil || c.head == nil {
+			continue
+		}
+		if c.head.Type == "invalid_query" {
+			for _, p := range problemsOf(c) {
+				if !otherRefusal(p) {
+					refused[p.Field]++
+				}
+			}
+		}
+		if !c.isCSV() {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, id := range c.q.AccountIDs {
+			if s, ok := SetOf(d.Accounts[id].Platform, c.q.Breakdowns()); ok && !seen[s.Key] {
+				seen[s.Key] = true
+				sets[s.Key]++
+			}
+		}
+		if len(c.meta.opts("attribution_window_column_added")) > 0 {
+			windowCols++
+		}
+	}
+	t.Logf("CSV answers per breakdown set read: %v; attribution_window columns added: %d; refusals per field: %v", sets, windowCols, refused)
 }

@@ -325,6 +325,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 		}
 	}
 	t.Logf("grains of the CSV answers: %v", grains)
+	logSetCoverage(t, d, cases)
 	if len(invalid) > 0 {
 		t.Logf("invalid_query problems: %v", invalid)
 	}
