@@ -17,6 +17,9 @@ func callOf(d *Data, args []byte) *Call {
 	json.Unmarshal(args, &a)
 	c := &Call{Accounts: d.AccountsOf(a.AccountIDs, a.Platforms), Dims: a.Dimensions, Metrics: a.Metrics, Window: a.AttributionWindow}
 	for _, f := range a.Filters {
+		if tooLong(f.Value) {
+			continue // refused for its value: the engine judges the query without it
+		}
 		if isMetric(f.Field) {
 			m, _ := Derived(f.Field) // spend_change filters on spend
 			c.MetricFields = append(c.MetricFields, m)
@@ -25,6 +28,17 @@ func callOf(d *Data, args []byte) *Call {
 		}
 	}
 	return c
+}
+
+// tooLong: a filter value over 500 characters (or a list holding one).
+func tooLong(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return len([]rune(x)) > 500
+	case []any:
+		return slices.ContainsFunc(x, tooLong)
+	}
+	return false
 }
 
 // problemJSON is one problem of an invalid_query answer.

@@ -230,11 +230,12 @@ func (g *gen) next() *call {
 	// the attribution window, as a dimension and as an argument.
 	var bdFilter []string // breakdown dimensions to filter on
 	convOnly := false     // conversion_action with only its two metrics
+	answerable := false   // no delivery breakdown, ad set or ad field with the set
 	if !big && g.chance(0.15) {
 		bd := [][]string{{"age"}, {"age"}, {"gender"}, {"age", "gender"}, {"placement"}, {"placement", "publisher_platform"},
 			{"placement", "device"}, {"conversion_action"}, {"conversion_action"}, {"conversion_action"},
 			{"age", "country"}, {"gender", "placement"}, {"conversion_action", "device"}, {"age", "publisher_platform"}}[g.r.IntN(14)]
-		if g.chance(0.75) { // mostly answerable: campaign- and account-level dimensions only
+		if answerable = g.chance(0.75); answerable { // mostly answerable: campaign- and account-level dimensions only
 			dims = slices.DeleteFunc(dims, func(d string) bool {
 				return slices.Contains(BreakdownDims, d) || slices.Contains(FinerThanCampaign, d)
 			})
@@ -288,6 +289,9 @@ func (g *gen) next() *call {
 			continue
 		}
 		field := g.pick(textFields)
+		if answerable && (slices.Contains(BreakdownDims, field) || slices.Contains(FinerThanCampaign, field)) {
+			field = "campaign_name"
+		}
 		var pool []string
 		for _, id := range accts {
 			pool = append(pool, g.byAcct[id][field]...)
@@ -339,6 +343,9 @@ func (g *gen) next() *call {
 	// A huge IN list (up to 1,000 names, some matching nothing), or a long string.
 	if g.chance(0.06) {
 		field := g.pick([]string{"campaign_name", "ad_name", "adset_name"})
+		if answerable {
+			field = "campaign_name"
+		}
 		var pool []string
 		for _, id := range accts {
 			pool = append(pool, g.byAcct[id][field]...)
