@@ -18,6 +18,7 @@ func callOf(d *Data, args []byte) *Call {
 	c := &Call{Accounts: d.AccountsOf(a.AccountIDs, a.Platforms), Dims: a.Dimensions, Metrics: a.Metrics, Window: a.AttributionWindow}
 	for _, f := range a.Filters {
 		if tooLong(f.Value) {
+			c.OtherRefusal = true
 			continue // refused for its value: the engine judges the query without it
 		}
 		if isMetric(f.Field) {
