@@ -296,6 +296,8 @@ var compareInvariants = []invariant{
 		}
 		return nil
 	}},
+	{"k_refusals", func(c *tcase) bool { return c.parent == nil && c.head != nil }, checkRefusals},
+	{"l_attribution", func(c *tcase) bool { return isCmp(c) && (c.isCSV() || c.isSumm()) }, checkAttribution},
 }
 
 // TestPropertyCompare runs seeded random period-over-period calls

@@ -53,6 +53,20 @@ func newGen(seed uint64, d *Data) *gen {
 				}
 			}
 		}
+		// The values of the breakdown sets' own dimensions.
+		for _, f := range []string{"age", "gender", "placement", "conversion_action"} {
+			sets[f] = map[string]bool{}
+		}
+		for _, byAcct := range d.Sets {
+			for i := range byAcct[id] {
+				f := &byAcct[id][i]
+				for _, name := range []string{"age", "gender", "placement", "conversion_action"} {
+					if v := f.Dims[DimIndex(name)]; v != "" {
+						sets[name][v] = true
+					}
+				}
+			}
+		}
 		m := map[string][]string{}
 		for name, set := range sets {
 			for v := range set {
@@ -63,6 +77,21 @@ func newGen(seed uint64, d *Data) *gen {
 		g.byAcct[id] = m
 	}
 	return g
+}
+
+// without drops the accounts of platform from a call's accounts (when some
+// other account is left), and returns them.
+func (g *gen) without(c *call, accts []string, platform string) []string {
+	keep := slices.DeleteFunc(slices.Clone(accts), func(id string) bool { return g.d.Accounts[id].Platform == platform })
+	if len(keep) == 0 {
+		return accts
+	}
+	if _, ok := c.Args["account_ids"]; ok {
+		c.Args["account_ids"] = keep
+	} else {
+		return accts // a whole platform: kept
+	}
+	return keep
 }
 
 func (g *gen) chance(p float64) bool   { return g.r.Float64() < p }
@@ -196,6 +225,52 @@ func (g *gen) next() *call {
 			metrics = []string{"reach"}
 		}
 	}
+	// Breakdown sets other than delivery (age, gender, placement,
+	// conversion_action), alone and in combinations the engine refuses; and
+	// the attribution window, as a dimension and as an argument.
+	var bdFilter []string // breakdown dimensions to filter on
+	convOnly := false     // conversion_action with only its two metrics
+	answerable := false   // no delivery breakdown, ad set or ad field with the set
+	if !big && g.chance(0.15) {
+		bd := [][]string{{"age"}, {"age"}, {"gender"}, {"age", "gender"}, {"placement"}, {"placement", "publisher_platform"},
+			{"placement", "device"}, {"conversion_action"}, {"conversion_action"}, {"conversion_action"},
+			{"age", "country"}, {"gender", "placement"}, {"conversion_action", "device"}, {"age", "publisher_platform"}}[g.r.IntN(14)]
+		if answerable = g.chance(0.75); answerable { // mostly answerable: campaign- and account-level dimensions only
+			dims = slices.DeleteFunc(dims, func(d string) bool {
+				return slices.Contains(BreakdownDims, d) || slices.Contains(FinerThanCampaign, d)
+			})
+		}
+		for _, d := range bd {
+			switch {
+			case g.chance(0.2):
+				bdFilter = append(bdFilter, d) // a filter only, not a column
+			case !slices.Contains(dims, d):
+				dims = append(dims, d)
+				if g.chance(0.2) {
+					bdFilter = append(bdFilter, d)
+				}
+			}
+		}
+		c.Args["dimensions"] = dims
+		if slices.Contains(bd, "placement") && g.chance(0.6) {
+			accts = g.without(c, accts, "google_ads")
+		}
+		if slices.Contains(bd, "conversion_action") && g.chance(0.75) {
+			convOnly = true
+			metrics = [][]string{{"conversions"}, {"conversion_value"}, {"conversions", "conversion_value"}, {"conversion_value", "conversions"}}[g.r.IntN(4)]
+		}
+	}
+	if g.chance(0.05) && !slices.Contains(dims, "attribution_window") {
+		dims = append(dims, "attribution_window")
+		c.Args["dimensions"] = dims
+	}
+	if g.chance(0.06) {
+		w := g.pick([]string{"7d_click_1d_view", "7d_click_1d_view", "1d_view,7d_click", "7D_CLICK_1D_VIEW", "1d_click", "7d_click", "28d_click", "1d_click_1d_view", "7d_view", "per_conversion_action"})
+		c.Args["attribution_window"] = w
+		if g.chance(0.5) { // the window Meta and TikTok accounts hold: answerable
+			accts = g.without(c, accts, "google_ads")
+		}
+	}
 	c.Args["metrics"] = metrics
 	grains := []string{"daily", "weekly", "monthly", "quarterly", "total"}
 	grain := "total"
@@ -214,6 +289,9 @@ func (g *gen) next() *call {
 			continue
 		}
 		field := g.pick(textFields)
+		if answerable && (slices.Contains(BreakdownDims, field) || slices.Contains(FinerThanCampaign, field)) {
+			field = "campaign_name"
+		}
 		var pool []string
 		for _, id := range accts {
 			pool = append(pool, g.byAcct[id][field]...)
@@ -246,9 +324,28 @@ func (g *gen) next() *call {
 		}
 		filters = append(filters, map[string]any{"field": field, "operator": op, "value": value})
 	}
+	// Filters on the breakdown dimensions drawn above, on values they have.
+	for _, field := range bdFilter {
+		var pool []string
+		for _, id := range accts {
+			pool = append(pool, g.byAcct[id][field]...)
+		}
+		if len(pool) == 0 {
+			continue
+		}
+		op := g.pick([]string{"EQUALS", "NOT_EQUALS", "IN", "NOT_IN", "CONTAINS"})
+		var value any = g.caseVary(g.pick(pool))
+		if op == "IN" || op == "NOT_IN" {
+			value = []any{value, g.caseVary(g.pick(pool))}
+		}
+		filters = append(filters, map[string]any{"field": field, "operator": op, "value": value})
+	}
 	// A huge IN list (up to 1,000 names, some matching nothing), or a long string.
 	if g.chance(0.06) {
 		field := g.pick([]string{"campaign_name", "ad_name", "adset_name"})
+		if answerable {
+			field = "campaign_name"
+		}
 		var pool []string
 		for _, id := range accts {
 			pool = append(pool, g.byAcct[id][field]...)
@@ -271,8 +368,13 @@ func (g *gen) next() *call {
 	// A metric filter on spend, clicks or ctr.
 	if g.chance(0.3) {
 		field := g.pick([]string{"spend", "spend", "clicks", "ctr"})
+		if convOnly && g.chance(0.8) {
+			field = "conversions"
+		}
 		var th float64
 		switch field {
+		case "conversions":
+			th = []float64{0.5, 2, 10, 50}[g.r.IntN(4)]
 		case "spend":
 			th = []float64{0.5, 5, 30, 100, 500, 1000, 5000, 50000}[g.r.IntN(8)]
 		case "clicks":

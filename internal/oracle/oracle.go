@@ -23,7 +23,8 @@ import (
 // Fact's Dims).
 var Dims = []string{"platform", "account_id", "account_name", "currency", "campaign_id",
 	"campaign_name", "campaign_objective", "campaign_status", "adset_id", "adset_name",
-	"ad_id", "ad_name", "country", "device", "publisher_platform"}
+	"ad_id", "ad_name", "country", "device", "publisher_platform",
+	"age", "gender", "placement", "conversion_action", "attribution_window"}
 
 var dimIndex = func() map[string]int {
 	m := map[string]int{}
@@ -43,14 +44,14 @@ func DimIndex(name string) int {
 
 // AccountLevel and CampaignLevel dimensions are those reach is stored for.
 var (
-	AccountLevel  = map[string]bool{"platform": true, "account_id": true, "account_name": true, "currency": true}
+	AccountLevel  = map[string]bool{"platform": true, "account_id": true, "account_name": true, "currency": true, "attribution_window": true}
 	CampaignLevel = map[string]bool{"campaign_id": true, "campaign_name": true, "campaign_objective": true, "campaign_status": true}
 )
 
 // Fact is one fact row with its dimensions resolved through the joined tables.
 type Fact struct {
 	Date time.Time
-	Dims [15]string
+	Dims [20]string
 	Sums Sums
 }
 
@@ -87,8 +88,12 @@ type Data struct {
 	Campaigns map[string]ads.Campaign
 	AdSets    map[string]ads.AdSet
 	Ads       map[string]ads.Ad
-	// Facts per account, in date order.
+	// Facts per account, in date order: the delivery rows (Breakdown "" or
+	// "delivery").
 	Facts map[string][]Fact
+	// Sets are the rows of the other breakdown sets (age_gender, age, gender,
+	// placement, conversion_action), per set key and account, in date order.
+	Sets  map[string]map[string][]Fact
 	Reach map[ReachKey]int64
 	// lowers caches the lower-case form of every dimension value.
 	lowers map[string]string
@@ -156,13 +161,22 @@ func (s *sink) Fact(f *ads.Fact) error {
 	x.Dims[12] = s.str(f.Country)
 	x.Dims[13] = s.str(f.Device)
 	x.Dims[14] = s.str(f.PublisherPlatform)
+	x.Dims[15], x.Dims[16], x.Dims[17], x.Dims[18] = s.str(f.Age), s.str(f.Gender), s.str(f.Placement), s.str(f.ConversionAction)
+	x.Dims[19] = s.str(windowOf(a))
 	x.Sums.Facts = 1
 	for m, v := range f.Measures {
 		if v != ads.NotReported {
 			x.Sums.Measures[m], x.Sums.Reported[m] = v, true
 		}
 	}
-	s.d.Facts[f.AccountID] = append(s.d.Facts[f.AccountID], x)
+	if key := f.Breakdown; key != "" && key != "delivery" {
+		if s.d.Sets[key] == nil {
+			s.d.Sets[key] = map[string][]Fact{}
+		}
+		s.d.Sets[key][f.AccountID] = append(s.d.Sets[key][f.AccountID], x)
+	} else {
+		s.d.Facts[f.AccountID] = append(s.d.Facts[f.AccountID], x)
+	}
 	if s.d.First.IsZero() || x.Date.Before(s.d.First) {
 		s.d.First = x.Date
 	}
@@ -185,7 +199,7 @@ func (s *sink) Reach(r ads.Reach) error {
 func Load(ctx context.Context, cfg demo.Config) (*Data, error) {
 	d := &Data{Accounts: map[string]ads.Account{}, Campaigns: map[string]ads.Campaign{},
 		AdSets: map[string]ads.AdSet{}, Ads: map[string]ads.Ad{}, Facts: map[string][]Fact{},
-		Reach: map[ReachKey]int64{}}
+		Sets: map[string]map[string][]Fact{}, Reach: map[ReachKey]int64{}}
 	s := &sink{d: d, intern: map[string]string{}}
 	if err := demo.Generate(ctx, cfg, s, nil); err != nil {
 		return nil, err
@@ -197,6 +211,13 @@ func Load(ctx context.Context, cfg demo.Config) (*Data, error) {
 	for id, fs := range d.Facts {
 		if !sort.SliceIsSorted(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) }) {
 			return nil, fmt.Errorf("facts of %s are not in date order", id)
+		}
+	}
+	// The breakdown sets' rows are made per campaign: ordered by date here
+	// (stable, so the generator's order is kept within a day).
+	for _, byAcct := range d.Sets {
+		for _, fs := range byAcct {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
 		}
 	}
 	return d, nil
@@ -447,7 +468,9 @@ func (d *Data) lower(v string) string {
 }
 
 // EachFact calls fn for each fact of q's accounts and dates that passes q's
-// text filters.
+// text filters, from the breakdown set q reads on each account's platform
+// (SetOf; delivery when no set holds q's breakdowns, a query the engine
+// refuses).
 func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 	var text []*textMatcher
 	for _, f := range q.Filters {
@@ -455,8 +478,12 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 			text = append(text, compileText(f))
 		}
 	}
+	bd := q.Breakdowns()
 	for _, id := range q.AccountIDs {
 		fs := d.Facts[id]
+		if set, ok := SetOf(d.Accounts[id].Platform, bd); ok && set.Key != "delivery" {
+			fs = d.Sets[set.Key][id]
+		}
 		i := sort.Search(len(fs), func(i int) bool { return !fs[i].Date.Before(q.Start) })
 	next:
 		for ; i < len(fs) && !fs[i].Date.After(q.End); i++ {
@@ -677,7 +704,8 @@ func (d *Data) ReachOf(q *Query, r *Row, g string) (reach int64, one bool, ok bo
 	}
 	for _, id := range q.AccountIDs {
 		a := d.Accounts[id]
-		vals := map[string]string{"platform": a.Platform, "account_id": a.AccountID, "account_name": a.AccountName, "currency": a.Currency}
+		vals := map[string]string{"platform": a.Platform, "account_id": a.AccountID, "account_name": a.AccountName, "currency": a.Currency,
+			"attribution_window": windowOf(a)}
 		if level == "account" {
 			if v, has := d.Reach[ReachKey{"account", id, grain, start}]; has && match(vals) {
 				n++

@@ -325,6 +325,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 		}
 	}
 	t.Logf("grains of the CSV answers: %v", grains)
+	logSetCoverage(t, d, cases)
 	if len(invalid) > 0 {
 		t.Logf("invalid_query problems: %v", invalid)
 	}
@@ -466,6 +467,8 @@ var invariants = []invariant{
 	}},
 	{"j_summary", func(c *tcase) bool { return c.q != nil && c.isSumm() && c.q.Limit == 0 }, checkSummary},
 	{"h_accounting", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkAccounting},
+	{"k_refusals", func(c *tcase) bool { return c.parent == nil && c.head != nil }, checkRefusals},
+	{"l_attribution", func(c *tcase) bool { return c.q != nil && (c.isCSV() || c.isSumm()) }, checkAttribution},
 }
 
 func (c *tcase) expectation(d *Data) *expectation {

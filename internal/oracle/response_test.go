@@ -33,6 +33,15 @@ type metaJSON struct {
 	Optimizations   []optJSON       `json:"optimizations_applied"`
 	Warnings        []warnJSON      `json:"warnings"`
 	Query           json.RawMessage `json:"query"`
+	Definitions     *struct {
+		Conversions []struct {
+			Platform          string   `json:"platform"`
+			Counts            string   `json:"counts"`
+			AttributionWindow string   `json:"attribution_window"`
+			Window            string   `json:"window"`
+			Accounts          []string `json:"accounts"`
+		} `json:"conversions"`
+	} `json:"definitions"`
 }
 
 type grainJSON struct {
@@ -72,8 +81,10 @@ type suggestionJSON struct {
 }
 
 type echoJSON struct {
-	AccountIDs []string `json:"account_ids"`
-	DateRange  *struct {
+	AccountIDs        []string `json:"account_ids"`
+	Platforms         []string `json:"platforms"`
+	AttributionWindow string   `json:"attribution_window"`
+	DateRange         *struct {
 		Start string `json:"start"`
 		End   string `json:"end"`
 	} `json:"date_range"`
