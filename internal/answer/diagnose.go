@@ -198,10 +198,18 @@ func laterHint(q *query.Query, cov map[string]source.Coverage) string {
 
 // hasFacts says whether the accounts have any fact row for q's dates and
 // the given dimension filters: one cheap total over them (a total over no
-// facts is no row). A failing probe says nothing (false).
+// facts is no row), grouped by q's breakdown dimensions so that it reads the
+// breakdown set q reads (the delivery rows may match where the set has
+// none). A failing probe says nothing (false).
 func (e *Engine) hasFacts(ctx context.Context, q *query.Query, dimFilters []query.Filter) bool {
 	probe := *q
-	probe.Dimensions, probe.Metrics, probe.Grain = nil, []string{"impressions"}, fit.Total
+	var breakdowns []string
+	for _, d := range q.Dimensions {
+		if catalog.IsBreakdown(d) {
+			breakdowns = append(breakdowns, d)
+		}
+	}
+	probe.Dimensions, probe.Metrics, probe.Grain = breakdowns, []string{"impressions"}, fit.Total
 	probe.Filters, probe.Sort, probe.Limit = dimFilters, nil, 0
 	tab, err := e.Source.Query(ctx, &probe)
 	return err == nil && tab.Len() > 0

@@ -23,10 +23,10 @@ import (
 var flagshipIDs = []string{"617-204-8851", "856-430-2291", "482-915-3307", "725-118-6403", "309-772-1946",
 	"act_4409187263550918", "act_3376015298441067", "act_6630418825197342", "act_2284619037465520", "act_1015823746512093"}
 
-// flagship is the seed's flagship query (daily × campaign_name, 90 days, ten
+// flagship is the seed's flagship query (daily × campaign_name, 60 days, ten
 // accounts, spend/impressions/clicks/ctr/conversions) at grain.
 func flagship(grain fit.Grain) string {
-	return `{"account_ids":["` + strings.Join(flagshipIDs, `","`) + `"],"date_preset":"last_90d","dimensions":["campaign_name"],` +
+	return `{"account_ids":["` + strings.Join(flagshipIDs, `","`) + `"],"date_range":{"start":"2025-12-15","end":"2026-02-12"},"dimensions":["campaign_name"],` +
 		`"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"` + string(grain) + `"}`
 }
 

@@ -237,12 +237,17 @@ func (c *compilation) dimension(name string) (string, error) {
 	} else {
 		c.aliases[e[:1]] = true
 	}
-	if name == "attribution_window" {
-		// A source that does not say is "unknown", never an empty value that
-		// step 1 would take for an artifact.
-		e = "CASE WHEN " + e + " IS NULL OR " + e + " = '' THEN 'unknown' ELSE " + e + " END"
+	return namedWindow(name, e), nil
+}
+
+// namedWindow is the expression e of dimension name, with an account whose
+// source does not say its attribution window read as "unknown": never an
+// empty value, which step 1 would take for an artifact.
+func namedWindow(name, e string) string {
+	if name != "attribution_window" {
+		return e
 	}
-	return e, nil
+	return "CASE WHEN " + e + " IS NULL OR " + e + " = '' THEN 'unknown' ELSE " + e + " END"
 }
 
 // periodExpr is the expression of the query's period ("" at total grain).

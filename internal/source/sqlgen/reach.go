@@ -33,6 +33,7 @@ var reachDimExpr = map[string]string{
 	"account_id":         "r.account_id",
 	"account_name":       "a.account_name",
 	"currency":           "a.currency",
+	"attribution_window": "a.attribution_window",
 	"campaign_id":        "c.campaign_id",
 	"campaign_name":      "c.campaign_name",
 	"campaign_objective": "c.campaign_objective",
@@ -225,9 +226,9 @@ func (rp *reachPlan) sql(b *builder, q *query.Query, groups []string) (string, [
 	var selects, keys, on []string
 	dim := func(name string) string {
 		if b.d.Layout() == Denormalized {
-			return "r." + name
+			return namedWindow(name, "r."+name)
 		}
-		return reachDimExpr[name]
+		return namedWindow(name, reachDimExpr[name])
 	}
 	if !rp.total && q.Grain != fit.Total {
 		selects = append(selects, "r.period_start AS p")
