@@ -74,6 +74,23 @@ func TestNoRowsBlamesTheFilters(t *testing.T) {
 	wantWarning(t, res, "no_rows", `Nothing matched the filters campaign_name = "no such campaign"`, "have data")
 }
 
+// A breakdown set with no row matching the dimension filters is no data,
+// even where delivery rows match them: the rows a platform attributes to no
+// campaign (empty status) pass campaign_status NOT_IN …, but they are in no
+// breakdown set. The probe said "the accounts have data" before it read the
+// set the query reads (found by the oracle, seed 2).
+func TestNoRowsReadsTheQuerysBreakdownSet(t *testing.T) {
+	e := engine(t)
+	res := ask(t, e, "", 0, `{"account_ids":["act_1015823746512093","act_6630418825197342"],"date_range":{"start":"2026-01-01","end":"2026-01-14"},`+
+		`"dimensions":["gender"],"metrics":["impressions","ctr"],"filters":[{"field":"campaign_status","operator":"NOT_IN","value":["PAUSED","ACTIVE","ARCHIVED"]},`+
+		`{"field":"ctr","operator":"BETWEEN","value":[0,100]}]}`)
+	if m := res.Response.Meta; m.OriginalRows != 0 {
+		t.Fatalf("%d rows: the test needs a set with no matching row", m.OriginalRows)
+	}
+	wantWarning(t, res, "no_rows", "Nothing matched the filters")
+	noWarning(t, res, "no_rows_pass_metric_filters")
+}
+
 // Reach over an arbitrary range: the other metrics answer, reach is
 // metric_unavailable_at_grain with the alternatives; asked alone, the rows
 // still come, with reach empty — never no_rows, never invalid SQL.
