@@ -38,7 +38,7 @@ var fields = []Field{
 		"device_type", "device_platform", "impression_device"),
 	dim("publisher_platform", "Publisher platform", "Where the ad ran inside the platform (facebook, instagram, search, youtube, tiktok…).", LevelBreakdown, UnitText, all,
 		"publisher", "publisher_platforms", "placement_platform", "network_type", "ad_network_type"),
-	dim("age", "Age", "Age bracket of the people reached: 13-17, 18-24, 25-34, 35-44, 45-54, 55-64, 65+, unknown.", LevelBreakdown, UnitText, all,
+	dim("age", "Age", "Age bracket of the people reached: 13-17, 18-24, 25-34, 35-44, 45-54, 55-64, 65+ (TikTok: 55+ instead of 55-64 and 65+), unknown.", LevelBreakdown, UnitText, all,
 		"age_range", "age_group", "age_bracket"),
 	dim("gender", "Gender", "Gender of the people reached: female, male, unknown.", LevelBreakdown, UnitText, all,
 		"sex", "genders"),

@@ -12,8 +12,8 @@ import (
 // an unknown key in one, or under sources:, is refused with its line, as
 // anywhere in the file; a wrong value keeps its line too.
 func TestSourceSectionsStayStrict(t *testing.T) {
-	_, err := Parse([]byte("sources:\n  meta:\n    acces_token: x\n  tiktok: {}\n  google_ads: {client_id: a, workers: many}\n"), env(nil))
-	for _, want := range []string{`line 3: unknown setting "acces_token" under meta`, `line 4: unknown setting "tiktok" under sources`, "line 5", "many"} {
+	_, err := Parse([]byte("sources:\n  meta:\n    acces_token: x\n  tik_tok: {}\n  google_ads: {client_id: a, workers: many}\n"), env(nil))
+	for _, want := range []string{`line 3: unknown setting "acces_token" under meta`, `line 4: unknown setting "tik_tok" under sources`, "line 5", "many"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q in %v", want, err)
 		}
@@ -45,9 +45,9 @@ func TestSourcesCombineByKind(t *testing.T) {
 		}
 	}
 	for raw, want := range map[string]string{
-		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n":      "sources.postgres cannot be combined with meta or google_ads: answer from a warehouse or from the APIs",
-		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":         "sources.clickhouse cannot be combined with postgres, meta or google_ads: answer from one warehouse or from the APIs",
-		"sources:\n  clickhouse: {dsn: x}\n  google_ads: {client_id: y}\n": "sources.clickhouse cannot be combined with postgres, meta or google_ads",
+		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n":      "sources.postgres cannot be combined with meta, google_ads or tiktok: answer from a warehouse or from the APIs",
+		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":         "sources.clickhouse cannot be combined with postgres, meta, google_ads or tiktok: answer from one warehouse or from the APIs",
+		"sources:\n  clickhouse: {dsn: x}\n  google_ads: {client_id: y}\n": "sources.clickhouse cannot be combined with postgres, meta, google_ads or tiktok",
 	} {
 		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)

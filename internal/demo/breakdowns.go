@@ -362,7 +362,42 @@ func (b *breakdownGen) demographic(ci int, key string, row func(*cell, *totals))
 			b.cells = append(b.cells, cell{w: gw * jitter(r, 0.08), rates: genderRates[j], gender: genders[j]})
 		}
 	}
+	if b.g.a.spec.Platform == tiktokAds {
+		b.cells = mergeOldest(b.cells)
+	}
 	b.emitSplit(ci, &b.tot[ci], row)
+}
+
+// tiktokOldest is TikTok's oldest age bracket (AGE_55_100): TikTok reports
+// no 55-64 or 65+, so its accounts' demo rows hold 55+ instead.
+const tiktokOldest = "55+"
+
+// mergeOldest merges the 55-64 and 65+ cells of each gender into one 55+
+// cell, its weight their sum and its rates their weighted mean. It draws no
+// random number, so every other row stays as it was.
+func mergeOldest(cells []cell) []cell {
+	out := cells[:0]
+	at := map[string]int{} // gender → index in out of its 55+ cell
+	for _, c := range cells {
+		if c.age != "55-64" && c.age != "65+" {
+			out = append(out, c)
+			continue
+		}
+		i, ok := at[c.gender]
+		if !ok {
+			c.age = tiktokOldest
+			at[c.gender] = len(out)
+			out = append(out, c)
+			continue
+		}
+		m := &out[i]
+		w := m.w + c.w
+		mix := func(a, b float64) float64 { return (a*m.w + b*c.w) / w }
+		m.rates = rates{mix(m.rates.cpm, c.rates.cpm), mix(m.rates.ctr, c.rates.ctr), mix(m.rates.cvr, c.rates.cvr),
+			mix(m.rates.aov, c.rates.aov), mix(m.rates.view, c.rates.view)}
+		m.w = w
+	}
+	return out
 }
 
 func times(a, c rates) rates {

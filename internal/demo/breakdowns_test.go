@@ -14,7 +14,7 @@ import (
 
 // The values a breakdown row may hold (docs/fields.md, design of issue 17).
 var (
-	okAge    = []string{"18-24", "25-34", "35-44", "45-54", "55-64", "65+", "unknown"}
+	okAge    = []string{"18-24", "25-34", "35-44", "45-54", "55-64", "65+", "55+", "unknown"}
 	okGender = []string{"female", "male", "unknown"}
 	okDevice = []string{"mobile", "desktop", "tablet", "unknown"}
 	okMetaPl = map[string][]string{

@@ -27,13 +27,15 @@ import (
 // row of ours, so such rows cannot come through the connector.
 
 // exactBreakdownQueries read the breakdown sets where TikTok's values are the
-// warehouse's one for one: gender, age below 55, placement with
-// publisher_platform, conversion actions at every grain and level.
+// warehouse's one for one: gender, age (the demo holds TikTok's own 55+
+// bracket), placement with publisher_platform, conversion actions at every
+// grain and level.
 var exactBreakdownQueries = []string{
 	`{"metrics":["spend","impressions","clicks","conversions","ctr","cpa"],"dimensions":["campaign_name","gender"],"platforms":["tiktok_ads"],"time_granularity":"daily","date_preset":"last_7d"}`,
 	`{"metrics":["spend","conversions","conversion_value"],"dimensions":["account_name","gender"],"platforms":["tiktok_ads"],"date_preset":"last_90d"}`,
 	`{"metrics":["spend","impressions","conversions"],"dimensions":["account_name","age","gender"],"platforms":["tiktok_ads"],"time_granularity":"weekly","date_range":{"start":"2025-12-10","end":"2026-01-20"},"filters":[{"field":"age","operator":"IN","value":["18-24","25-34","35-44","45-54"]}]}`,
-	`{"metrics":["spend","video_views"],"dimensions":["age"],"platforms":["tiktok_ads"],"time_granularity":"monthly","date_range":{"start":"2025-11-01","end":"2026-02-28"},"filters":[{"field":"age","operator":"NOT_IN","value":["55-64","65+","55+"]}]}`,
+	`{"metrics":["spend","video_views"],"dimensions":["age"],"platforms":["tiktok_ads"],"time_granularity":"monthly","date_range":{"start":"2025-11-01","end":"2026-02-28"}}`,
+	`{"metrics":["spend","impressions","clicks","conversions","conversion_value"],"dimensions":["campaign_id","age","gender"],"platforms":["tiktok_ads"],"time_granularity":"daily","date_preset":"last_7d"}`,
 	`{"metrics":["spend","impressions","clicks","cpm"],"dimensions":["placement"],"platforms":["tiktok_ads"],"time_granularity":"daily","date_preset":"last_7d"}`,
 	`{"metrics":["spend","conversions","roas"],"dimensions":["campaign_name","publisher_platform","placement"],"platforms":["tiktok_ads"],"date_preset":"last_30d"}`,
 	// conversion actions (of the advertisers with conversions: see
