@@ -343,7 +343,7 @@ func Definitions(c *Call) []Definition {
 			if a.Platform != p {
 				continue
 			}
-			d := Definition{Platform: p, Counts: a.ConversionActions, Window: windowOf(a), How: "account setting"}
+			d := Definition{Platform: p, Counts: a.ConversionActions, Window: windowOf(a), How: "default"}
 			if c.Window != "" {
 				d.Window, _ = CanonicalWindow(c.Window)
 				d.How = "asked"
