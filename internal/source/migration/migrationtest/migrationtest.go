@@ -44,3 +44,11 @@ func MetricsAfterVersion1() []string {
 	}
 	return out
 }
+
+// FieldsAfterVersion1 are MetricsAfterVersion1 and the dimensions whose data
+// version 1's layout cannot hold (breakdown sets and the accounts'
+// attribution windows, version 2): the conformance cases a warehouse
+// holding only version 1's data answers with no row, or differently.
+func FieldsAfterVersion1() []string {
+	return append(MetricsAfterVersion1(), "age", "gender", "placement", "conversion_action", "attribution_window")
+}
