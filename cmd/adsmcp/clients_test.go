@@ -196,6 +196,9 @@ func runSDK(t *testing.T, e clientsEnv, target ...string) {
 			if h := cmp.CSVHeader; h != "account_name,currency,compare_status,spend,spend_compare,spend_change,spend_change_pct,ctr,ctr_compare,ctr_change,ctr_change_pct" {
 				t.Errorf("compare query CSV header %q", h)
 			}
+			if h := r.Calls["breakdown"].CSVHeader; r.Calls["breakdown"].IsError || h != "age,gender,currency,spend,conversions" {
+				t.Errorf("breakdown query: CSV header %q, %+v", h, r.Calls["breakdown"])
+			}
 			tm := r.Calls["too_many"]
 			if !tm.IsError || tm.First.Type != "too_many_accounts" || tm.First.Max != 10 ||
 				tm.First.Requested != accounts.First.Meta.Count || len(tm.First.Accounts) == 0 || tm.First.Accounts[0].AccountID == "" {

@@ -47,6 +47,8 @@ const calls = {
   big: ["query", { metrics: ["spend", "clicks", "ctr"], dimensions: ["campaign_name"], platforms: ["meta_ads"], time_granularity: "daily", ...when(90, "last_90d") }],
   // Period over period: the 28 days before, joined row by row.
   compare: ["query", { metrics: ["spend", "ctr"], dimensions: ["account_name"], platforms: ["meta_ads"], compare: "previous_period", ...when(28, "last_28d") }],
+  // A breakdown set (age × gender) and the definitions of its conversions.
+  breakdown: ["query", { metrics: ["spend", "conversions"], dimensions: ["age", "gender"], platforms: ["meta_ads"], ...when(28, "last_28d") }],
 };
 
 const transport = opts.url
