@@ -114,9 +114,11 @@ func (s *server) tokens(blocks []string, limit int) int {
 func accountsCSV(accounts []ads.Account) string {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
-	w.Write([]string{"platform", "account_id", "account_name", "currency", "timezone", "status"})
+	// attribution_window and conversion_actions say how each account's
+	// conversions are counted (empty where the source does not say).
+	w.Write([]string{"platform", "account_id", "account_name", "currency", "timezone", "status", "attribution_window", "conversion_actions"})
 	for _, a := range accounts {
-		w.Write([]string{a.Platform, a.AccountID, a.AccountName, a.Currency, a.Timezone, a.Status})
+		w.Write([]string{a.Platform, a.AccountID, a.AccountName, a.Currency, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions})
 	}
 	w.Flush()
 	return b.String()

@@ -24,7 +24,7 @@ func TestResources(t *testing.T) {
 	want := map[string]string{
 		"adsmcp://guide":    "time_granularity",
 		"adsmcp://fields":   "name,kind,type,aggregation",
-		"adsmcp://accounts": "platform,account_id,account_name,currency,timezone,status\n",
+		"adsmcp://accounts": "platform,account_id,account_name,currency,timezone,status,attribution_window,conversion_actions\n",
 	}
 	for _, r := range list.Resources {
 		if r.Name == "" || r.Description == "" || r.MIMEType == "" {

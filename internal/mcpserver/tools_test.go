@@ -174,7 +174,7 @@ func TestListAccounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(recs[0], ","); got != "platform,account_id,account_name,currency,timezone,status" {
+	if got := strings.Join(recs[0], ","); got != "platform,account_id,account_name,currency,timezone,status,attribution_window,conversion_actions" {
 		t.Errorf("header %s", got)
 	}
 	if len(recs) != 15 || meta["count"] != 14.0 || meta["source_calls"] != 1.0 {
