@@ -20,6 +20,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
+	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
 )
 
@@ -289,14 +290,15 @@ func (e *env) inspectorCLI(t *testing.T, text string) {
 	}
 }
 
-// liveAPIs writes the README's adsmcp.yaml, pointed at local fakes of the Meta
-// and Google Ads APIs, and runs text as written with the fakes' credentials in
+// liveAPIs writes the README's adsmcp.yaml, pointed at local fakes of the Meta,
+// Google Ads and TikTok APIs, and runs text as written with the fakes' credentials in
 // the environment variables the README names. It stays written for the
 // commands after it.
 func (e *env) liveAPIs(t *testing.T, text string) {
 	t.Helper()
 	m := metatest.New(t)
 	g := googleadstest.Start(t, googleadstest.Config{ManagerID: readmeManagerID})
+	tt := tiktoktest.New(t)
 	var yaml string
 	for _, b := range fenced(e.md, "yaml") {
 		if strings.HasPrefix(b, "# adsmcp.yaml") {
@@ -308,14 +310,16 @@ func (e *env) liveAPIs(t *testing.T, text string) {
 	}
 	yaml = insertAfter(t, yaml, "  meta:\n", "    base_url: "+m.URL+"\n")
 	yaml = insertAfter(t, yaml, "  google_ads:\n", "    base_url: "+g.URL+"\n    token_url: "+g.TokenURL+"\n")
+	yaml = insertAfter(t, yaml, "  tiktok:\n", "    base_url: "+tt.URL+"\n")
 	if err := os.WriteFile(filepath.Join(e.dir, "adsmcp.yaml"), []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	e.vars = append(e.vars, "META_ACCESS_TOKEN="+m.Token(), "GOOGLE_ADS_CLIENT_ID="+googleadstest.ClientID,
-		"GOOGLE_ADS_CLIENT_SECRET="+googleadstest.ClientSecret, "GOOGLE_ADS_REFRESH_TOKEN="+googleadstest.RefreshToken)
+		"GOOGLE_ADS_CLIENT_SECRET="+googleadstest.ClientSecret, "GOOGLE_ADS_REFRESH_TOKEN="+googleadstest.RefreshToken,
+		"TIKTOK_ACCESS_TOKEN="+tt.Token(), "TIKTOK_APP_SECRET="+tiktoktest.DefaultAppSecret)
 	out := e.run(t, text)
-	if !strings.Contains(out, "meta_ads,") || !strings.Contains(out, "google_ads,") {
-		t.Errorf("%s: want Meta and Google Ads accounts, got\n%s", text, out)
+	if !strings.Contains(out, "meta_ads,") || !strings.Contains(out, "google_ads,") || !strings.Contains(out, "tiktok_ads,") {
+		t.Errorf("%s: want Meta, Google Ads and TikTok Ads accounts, got\n%s", text, out)
 	}
 }
 
