@@ -106,15 +106,22 @@ func TestLoad(t *testing.T) {
 	if n := countRows(t, db, `SELECT count(*) FROM campaigns WHERE end_date IS NULL`); n == 0 {
 		t.Error("no campaign without an end date (NULL)")
 	}
-	// Facts are physically in account order, then date order.
+	// Facts are physically the delivery rows, then the other sets' rows; each
+	// part in account order, then date order.
 	if n := countRows(t, db, `SELECT count(*) FROM (
-		SELECT account_id, date, lag(account_id) OVER w AS pa, lag(date) OVER w AS pd
-		FROM facts WINDOW w AS (ORDER BY rowid)) WHERE pa = account_id AND date < pd`); n != 0 {
-		t.Errorf("%d facts out of date order within their account", n)
+		SELECT breakdown <> 'delivery' AS b, lag(breakdown <> 'delivery') OVER (ORDER BY rowid) AS pb FROM facts) WHERE pb AND NOT b`); n != 0 {
+		t.Errorf("%d delivery facts after another set's", n)
 	}
-	if n := countRows(t, db, `SELECT count(*) - count(DISTINCT account_id) FROM (
-		SELECT account_id, lag(account_id) OVER (ORDER BY rowid) AS pa FROM facts) WHERE pa IS DISTINCT FROM account_id`); n != 0 {
-		t.Errorf("an account's facts are split in %d more runs than accounts", n)
+	for _, part := range []string{"breakdown = 'delivery'", "breakdown <> 'delivery'"} {
+		if n := countRows(t, db, `SELECT count(*) FROM (
+			SELECT account_id, date, lag(account_id) OVER w AS pa, lag(date) OVER w AS pd
+			FROM facts WHERE `+part+` WINDOW w AS (ORDER BY rowid)) WHERE pa = account_id AND date < pd`); n != 0 {
+			t.Errorf("%s: %d facts out of date order within their account", part, n)
+		}
+		if n := countRows(t, db, `SELECT count(*) - count(DISTINCT account_id) FROM (
+			SELECT account_id, lag(account_id) OVER (ORDER BY rowid) AS pa FROM facts WHERE `+part+`) WHERE pa IS DISTINCT FROM account_id`); n != 0 {
+			t.Errorf("%s: an account's facts are split in %d more runs than accounts", part, n)
+		}
 	}
 
 	// Loading again on top is refused and changes nothing.
