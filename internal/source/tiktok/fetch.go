@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/decimal"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
@@ -403,24 +404,7 @@ func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, er
 }
 
 // formatMicros writes micros as the shortest exact decimal, for messages.
-func formatMicros(m int64) string {
-	neg := m < 0
-	if neg {
-		m = -m
-	}
-	s := strconv.FormatInt(m/1e6, 10)
-	if frac := m % 1e6; frac != 0 {
-		fs := fmt.Sprintf("%06d", frac)
-		for fs[len(fs)-1] == '0' {
-			fs = fs[:len(fs)-1]
-		}
-		s += "." + fs
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+var formatMicros = decimal.FormatMicros
 
 // campaignFields are what /campaign/get/ is asked for campaign_status.
 var campaignFields = mustJSON([]string{"campaign_id", "campaign_name", "objective_type", "operation_status", "secondary_status"})

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/source/decimal"
 )
 
 // The API for Business answers every request with one envelope,
@@ -203,66 +205,8 @@ func (r *ReportRow) Day() (time.Time, error) {
 	return time.Time{}, fmt.Errorf("stat_time_day %q is not a date", truncate(s, 40))
 }
 
-// maxIntDigits bounds the integer part so that micros fit an int64 with room
-// to spare (a trillion of any currency is not a plausible amount).
-const maxIntDigits = 12
-
-// parseMicros parses a decimal string ("123.45", "-0.5", "12") into millionths
-// exactly. Digits past the sixth decimal are rounded half away from zero.
-func parseMicros(s string) (int64, error) {
-	orig := s
-	bad := func(why string) (int64, error) {
-		return 0, fmt.Errorf("%q is not a decimal number (%s)", truncate(orig, 40), why)
-	}
-	if s == "" {
-		return bad("empty")
-	}
-	neg := false
-	switch s[0] {
-	case '-':
-		neg, s = true, s[1:]
-	case '+':
-		s = s[1:]
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	if intPart == "" && frac == "" {
-		return bad("no digits")
-	}
-	var v int64
-	digits := 0
-	for i := 0; i < len(intPart); i++ {
-		c := intPart[i]
-		if c < '0' || c > '9' {
-			return bad("unexpected character")
-		}
-		if v > 0 || c != '0' {
-			digits++
-		}
-		if digits > maxIntDigits {
-			return bad("too large")
-		}
-		v = v*10 + int64(c-'0')
-	}
-	v *= 1e6
-	scale := int64(1e5)
-	for i := 0; i < len(frac); i++ {
-		c := frac[i]
-		if c < '0' || c > '9' {
-			return bad("unexpected character")
-		}
-		switch {
-		case i < 6:
-			v += int64(c-'0') * scale
-			scale /= 10
-		case i == 6 && c >= '5':
-			v++
-		}
-	}
-	if neg {
-		v = -v
-	}
-	return v, nil
-}
+// parseMicros is the connectors' one decimal reader (internal/source/decimal).
+var parseMicros = decimal.ParseMicros
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
