@@ -20,8 +20,8 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
-	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
 )
 
 // repoRoot is the repository this test belongs to.
