@@ -72,7 +72,7 @@ made. Query it with sources.clickhouse.`,
 	}
 	cmd.Flags().StringVar(&anchor, "anchor", "", "the data ends the day before this date, YYYY-MM-DD (default today)")
 	cmd.Flags().Uint64Var(&seed, "seed", demo.DefaultSeed, "random seed")
-	cmd.Flags().Float64Var(&scale, "scale", 1, "dataset size in (0, 10]: up to 1, the fraction of campaigns to generate (tests use small values); above 1, 14 more replica accounts per unit, for benchmarks (3.2 ≈ 10M fact rows)")
+	cmd.Flags().Float64Var(&scale, "scale", 1, "dataset size in (0, 10]: up to 1, the fraction of campaigns to generate (tests use small values); above 1, 14 more replica accounts per unit, for benchmarks (1 ≈ 5.5M fact rows with the breakdown sets, 3.2 ≈ 18M)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing warehouse file (with --target: drop the database's adsmcp tables)")
 	cmd.Flags().StringVar(&targetURL, "target", "", "load into this database instead of the --db file: postgres://USER@HOST:PORT/DATABASE or clickhouse://USER:PASSWORD@HOST:9000/DATABASE")
 	return cmd
