@@ -42,10 +42,22 @@ func (c *Connector) metaBreakdowns(dim string) ([]string, bool) {
 // platform_position, impression_device").
 var breakdownOrder = []string{"age", "gender", "country", "publisher_platform", "platform_position", "impression_device", "device_platform"}
 
-// attributionWindow is the query's attribution window ("" = the account's
-// default attribution). The query has no such field yet: this is the one place
-// to switch to q.AttributionWindow when it has.
-func attributionWindow(q *query.Query) string { return q.AttributionWindow }
+// attributionWindow is the window a query's conversions are asked under: the
+// query's, else the one Accounts states for every account
+// (DefaultAttributionWindow), asked explicitly. Without
+// action_attribution_windows Meta counts each ad set under its own
+// attribution setting, and _meta.definitions would state a window some ad
+// sets do not use; asked, the stated window is the one counted. A query
+// without conversions asks none.
+func attributionWindow(q *query.Query) string {
+	switch {
+	case q.AttributionWindow != "":
+		return q.AttributionWindow
+	case q.UsesConversions():
+		return DefaultAttributionWindow
+	}
+	return ""
+}
 
 // demographicWindowParts are the window parts Meta reports off-Meta actions
 // for with age and gender breakdowns (Ads Action Stats reference: with

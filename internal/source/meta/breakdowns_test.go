@@ -28,7 +28,7 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 		want        map[string]string
 	}{
 		{"age and gender by campaign", `{"metrics":["spend","conversions"],"dimensions":["campaign_name","age","gender"],` + base + `}`,
-			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,spend,actions", "breakdowns": "age,gender"}},
+			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,spend,actions", "breakdowns": "age,gender", "action_attribution_windows": defaultWindows}},
 		{"age alone by account", `{"metrics":["impressions"],"dimensions":["age"],` + base + `}`,
 			map[string]string{"level": "account", "fields": "impressions", "breakdowns": "age"}},
 		{"placement", `{"metrics":["spend"],"dimensions":["campaign_id","placement"],` + base + `}`,
@@ -36,9 +36,9 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 		{"placement, device and publisher platform", `{"metrics":["clicks"],"dimensions":["device","placement","publisher_platform"],` + base + `}`,
 			map[string]string{"level": "account", "fields": "clicks", "breakdowns": "publisher_platform,platform_position,impression_device"}},
 		{"conversion action", `{"metrics":["conversions","conversion_value"],"dimensions":["campaign_name","conversion_action"],` + base + `}`,
-			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions,action_values"}},
+			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions,action_values", "action_attribution_windows": defaultWindows}},
 		{"conversion action by account: still per campaign", `{"metrics":["conversions"],"dimensions":["conversion_action"],` + base + `}`,
-			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions"}},
+			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions", "action_attribution_windows": defaultWindows}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reqs := f.fetchOne(t, tc.query)
@@ -56,6 +56,10 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 		})
 	}
 }
+
+// defaultWindows is action_attribution_windows of a query with conversions
+// and no attribution_window: the window Accounts states, asked explicitly.
+const defaultWindows = `["7d_click","1d_view"]`
 
 // TestBreakdownSetFacts: staged facts carry the set's key and values as the
 // catalog writes them, per campaign, with no ad set or ad.

@@ -103,7 +103,10 @@ func TestRequestShape(t *testing.T) {
 		reqs := f.fetchOne(t, `{"metrics":["conversions","conversion_value","video_views","link_clicks"],"dimensions":["ad_name","device","publisher_platform","campaign_objective"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
 		wantParams(t, reqs[0], tok, map[string]string{"level": "ad",
 			"fields":     "campaign_id,campaign_name,adset_id,adset_name,ad_id,ad_name,objective,actions,action_values,inline_link_clicks",
-			"time_range": week, "time_increment": "all_days", "breakdowns": "publisher_platform,impression_device", "limit": "500"})
+			"time_range": week, "time_increment": "all_days", "breakdowns": "publisher_platform,impression_device", "limit": "500",
+			// Conversions are asked under the window Accounts states, never
+			// each ad set's own setting.
+			"action_attribution_windows": `["7d_click","1d_view"]`})
 	})
 	t.Run("campaign status from /campaigns", func(t *testing.T) {
 		reqs := f.fetchOne(t, `{"metrics":["spend"],"dimensions":["campaign_status"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
