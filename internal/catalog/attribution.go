@@ -23,6 +23,11 @@ var AttributionParts = []string{"1d_click", "7d_click", "28d_click", "1d_ev", "1
 // and view-through windows).
 const PerActionWindow = "per_conversion_action"
 
+// PerAdGroupWindow is the window of a TikTok advertiser read live: TikTok
+// counts each ad group's conversions under the ad group's own attribution
+// setting, and its reports take no window.
+const PerAdGroupWindow = "per_ad_group"
+
 // AttributionPlatforms are the platforms whose API counts conversions under a
 // window the query chooses (Meta's action_attribution_windows). TikTok's
 // reports count under each ad group's attribution setting and Google's under

@@ -126,10 +126,11 @@ func genderOf(v string) string {
 const DefaultConversionAction = "complete_payment"
 
 // DefaultAttributionWindow is what Accounts reports as every advertiser's
-// AttributionWindow: TikTok's default attribution, 7-day click and 1-day
-// view. TikTok sets attribution per ad group, and /advertiser/info/ has no
-// field for it.
-const DefaultAttributionWindow = "7d_click_1d_view"
+// AttributionWindow: each ad group's own (catalog.PerAdGroupWindow). TikTok
+// sets attribution per ad group (its default is 7-day click, 1-day view, but
+// an ad group may use another), /advertiser/info/ has no field for it, and
+// the report takes no window: claiming 7d_click_1d_view would be a guess.
+const DefaultAttributionWindow = catalog.PerAdGroupWindow
 
 // event is one TikTok event of the conversion_action breakdown: our name (the
 // TikTok Pixel's standard event in snake case, as the demo names them) and the
