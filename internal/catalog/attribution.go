@@ -29,10 +29,17 @@ const PerActionWindow = "per_conversion_action"
 const PerAdGroupWindow = "per_ad_group"
 
 // AttributionPlatforms are the platforms whose API counts conversions under a
-// window the query chooses (Meta's action_attribution_windows). TikTok's
-// reports count under each ad group's attribution setting and Google's under
-// each conversion action's: neither takes a window per request.
-var AttributionPlatforms = []string{MetaAds}
+// window the query chooses (Meta's action_attribution_windows): those
+// without a FixedAttribution in the platform table.
+var AttributionPlatforms = func() []string {
+	var out []string
+	for _, p := range platforms {
+		if p.FixedAttribution == "" {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}()
 
 // ParseAttributionWindow reads a window name: its parts joined by "_" or ","
 // in any order and case ("1d_view,7d_click" is "7d_click_1d_view"). It

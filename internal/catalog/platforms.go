@@ -27,6 +27,12 @@ type Platform struct {
 	// Publishers are the publisher_platform values of its delivery (where
 	// inside the platform an ad ran), with their aliases.
 	Publishers []Publisher
+	// FixedAttribution, when not empty, says how the platform counts
+	// conversions when its reports take no attribution window per request
+	// ("counts each conversion action under its own …"): an
+	// attribution_window other than its accounts' is refused with it. Empty:
+	// the reports take a window (AttributionPlatforms).
+	FixedAttribution string
 }
 
 // platforms is the table, in AllPlatforms order. Bare "facebook"/"fb" and
@@ -47,8 +53,9 @@ var platforms = []Platform{
 	},
 	{
 		Name: GoogleAds, Label: "Google", DisplayName: "Google Ads",
-		Aliases:   []string{"google", "adwords"},
-		AccountID: &googleAccountID,
+		Aliases:          []string{"google", "adwords"},
+		AccountID:        &googleAccountID,
+		FixedAttribution: "counts each conversion action under its own click-through and view-through windows",
 		Publishers: []Publisher{
 			{Name: "search", Aliases: []string{"google search", "search network", "google search network"}},
 			{Name: "search_partners", Aliases: []string{"search partner", "search partner network"}},
@@ -66,7 +73,8 @@ var platforms = []Platform{
 	},
 	{
 		Name: TikTokAds, Label: "TikTok", DisplayName: "TikTok Ads",
-		Aliases: []string{"tiktok"},
+		Aliases:          []string{"tiktok"},
+		FixedAttribution: "counts conversions under each ad group's attribution setting",
 		Publishers: []Publisher{
 			{Name: "tiktok", Aliases: []string{"placement_tiktok"}},
 			{Name: "pangle", Aliases: []string{"placement_pangle"}},

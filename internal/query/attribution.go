@@ -137,13 +137,7 @@ func (n *normalizer) fixedWindows() {
 			continue
 		}
 		plat, _ := catalog.PlatformByName(p)
-		why := map[string]string{
-			catalog.GoogleAds: "counts each conversion action under its own click-through and view-through windows",
-			catalog.TikTokAds: "counts conversions under each ad group's attribution setting",
-		}[p]
-		if why == "" {
-			why = "takes no attribution window per report"
-		}
+		why := plat.FixedAttribution
 		n.problem(Problem{Field: "attribution_window", Value: n.q.AttributionWindow,
 			Problem: fmt.Sprintf("%s %s; its reports cannot be recounted under %s (accounts %s)", plat.DisplayName, why, n.q.AttributionWindow, strings.Join(ids, ", ")),
 			Fix:     fmt.Sprintf("omit attribution_window, or ask only accounts of %s (platforms: %s)", strings.Join(catalog.AttributionPlatforms, ", "), jsonList(catalog.AttributionPlatforms))})

@@ -172,9 +172,5 @@ func (n *normalizer) setMetrics(s catalog.BreakdownSet) {
 		Fix:     fmt.Sprintf("ask %s with %s, and the other metrics in a query without it", strings.Join(s.Metrics, " and "), breakdownNames(s))})
 }
 
-func breakdownNames(s catalog.BreakdownSet) string {
-	if s.Key == catalog.Delivery {
-		return "country, device and publisher_platform"
-	}
-	return strings.Join(s.Dimensions, ", ")
-}
+// breakdownNames names a set's dimensions in a message ("age, gender").
+func breakdownNames(s catalog.BreakdownSet) string { return strings.Join(s.Dimensions, ", ") }
