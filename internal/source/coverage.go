@@ -10,7 +10,8 @@ import (
 // missing (an account paused for a while).
 type Coverage struct {
 	First, Last time.Time
-	// Facts is how many fact rows the account has in all: with the span, an
+	// Facts is how many delivery rows the account has in all (the other
+	// breakdown sets split the same delivery again): with the span, an
 	// estimate of how many a date range reads (the answer engine's cue to
 	// count a query's rows before reading them).
 	Facts int

@@ -1,6 +1,7 @@
 package duckdb
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -95,3 +96,35 @@ func sumsBy(tab *fit.Table, by string, metrics []string) map[string]map[string]f
 }
 
 func jsonStrings(s []string) string { return `["` + strings.Join(s, `","`) + `"]` }
+
+// TestCoverageCountsDeliveryRows: an account's coverage counts its delivery
+// rows only, the rows a query of any one set is sized by: the other sets
+// split the same delivery again, and counting them made every query look
+// bigger than it is (the size-first path's estimate, answer's factsIn).
+func TestCoverageCountsDeliveryRows(t *testing.T) {
+	src := openTestSource(t)
+	accts := accountsWhere(t, src, func(ads.Account) bool { return true })
+	var ids []string
+	for _, a := range accts {
+		ids = append(ids, a.AccountID)
+	}
+	cov, err := src.Coverage(context.Background(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets int
+	for _, a := range accts {
+		var delivery, others int
+		if err := src.DB().QueryRow(`SELECT count(*) FILTER (WHERE breakdown = 'delivery'), count(*) FILTER (WHERE breakdown <> 'delivery')
+			FROM facts WHERE account_id = ?`, a.AccountID).Scan(&delivery, &others); err != nil {
+			t.Fatal(err)
+		}
+		sets += others
+		if c := cov[a.AccountID]; delivery > 0 && c.Facts != delivery {
+			t.Errorf("%s: coverage counts %d facts, the account has %d delivery rows (and %d of other sets)", a.AccountID, c.Facts, delivery, others)
+		}
+	}
+	if sets == 0 {
+		t.Fatal("no breakdown rows: the test proves nothing")
+	}
+}
