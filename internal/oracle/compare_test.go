@@ -690,68 +690,33 @@ func checkCmpReconcile(d *Data, c *tcase) []string {
 		{"current", x.CurAll, func(m string) string { return m }, removals(false), x.CurRemoved},
 		{"comparison", x.BaseAll, func(m string) string { return m + "_compare" }, removals(true), x.BaseRemoved},
 	} {
-		want, got := map[string]map[string]float64{}, map[string]map[string]float64{}
-		n := map[string]int{}
-		add := func(to map[string]map[string]float64, cur, m string, v float64) {
-			if to[cur] == nil {
-				to[cur] = map[string]float64{}
-			}
-			if !math.IsNaN(v) {
-				to[cur][m] += v
-			}
-		}
+		want, got := newCurrencyTotals(), newCurrencyTotals()
 		for _, r := range w.all {
 			for _, m := range sums {
-				add(want, bucket(r.Currency()), m, Value(m, &r.Sums))
+				want.add(bucket(r.Currency()), m, Value(m, &r.Sums))
 			}
 		}
 		for _, row := range t.rows {
-			cur := bucket(func() string {
-				if ci >= 0 {
-					return row[ci]
-				}
-				return ""
-			}())
-			n[cur]++
+			cur := ""
+			if ci >= 0 {
+				cur = row[ci]
+			}
+			got.rows[cur]++
 			for _, m := range sums {
 				v, _ := cellValue(row[t.col(w.col(m))])
-				add(got, cur, m, v)
+				got.add(cur, m, v)
 			}
 		}
 		if len(w.oracle) > 0 && len(w.rem) == 0 && len(sums) > 0 {
 			p = append(p, fmt.Sprintf("[removed-unreported] the oracle has %d rows of the %s window with every user dimension empty; no validation_filter", len(w.oracle), w.name))
 		}
 		for _, vf := range w.rem {
-			for _, rt := range vf.RemovedTotals {
-				cur, _ := rt["currency"].(string)
-				n[bucket(cur)]++
-				for _, m := range sums {
-					if v, ok := rt[m].(float64); ok {
-						add(got, bucket(cur), m, v)
-					}
-				}
-			}
+			got.addRemoved(vf.RemovedTotals, sums, bucket)
 		}
-		curs := map[string]bool{}
-		for k := range want {
-			curs[k] = true
-		}
-		for k := range got {
-			curs[k] = true
-		}
-		for cur := range curs {
-			for _, m := range sums {
-				wv, gv := want[cur][m], got[cur][m]
-				tol := 1e-6
-				if Money[m] {
-					tol = 0.005*float64(n[cur]) + 0.011
-				}
-				if math.Abs(wv-gv) > tol {
-					p = append(p, fmt.Sprintf("[reconcile-%s] currency %q Σ%s: rows + removed %.2f, the oracle's %s window %.2f (diff %.2f; oracle removed %d rows)",
-						w.name, cur, w.col(m), gv, w.name, wv, gv-wv, len(w.oracle)))
-				}
-			}
-		}
+		mismatches(want, got, sums, func(cur, m string, wv, gv float64) {
+			p = append(p, fmt.Sprintf("[reconcile-%s] currency %q Σ%s: rows + removed %.2f, the oracle's %s window %.2f (diff %.2f; oracle removed %d rows)",
+				w.name, cur, w.col(m), gv, w.name, wv, gv-wv, len(w.oracle)))
+		})
 	}
 	return p
 }

@@ -716,20 +716,10 @@ func checkReconcile(d *Data, c *tcase) []string {
 	if len(sums) == 0 {
 		return nil
 	}
-	want := map[string]map[string]float64{}
-	got := map[string]map[string]float64{}
-	n := map[string]int{}
-	add := func(to map[string]map[string]float64, cur, m string, v float64) {
-		if to[cur] == nil {
-			to[cur] = map[string]float64{}
-		}
-		if !math.IsNaN(v) {
-			to[cur][m] += v
-		}
-	}
+	want, got := newCurrencyTotals(), newCurrencyTotals()
 	for _, r := range e.sel.passed {
 		for _, m := range sums {
-			add(want, bucket(r.Currency()), m, Value(m, &r.Sums))
+			want.add(bucket(r.Currency()), m, Value(m, &r.Sums))
 		}
 	}
 	for _, row := range t.rows {
@@ -737,10 +727,10 @@ func checkReconcile(d *Data, c *tcase) []string {
 		if ci >= 0 {
 			cur = row[ci]
 		}
-		n[cur]++
+		got.rows[cur]++
 		for _, m := range sums {
 			v, _ := cellValue(row[t.col(m)])
-			add(got, cur, m, v)
+			got.add(cur, m, v)
 		}
 	}
 	// The removals at the grain the rows were selected at: the requested one,
@@ -756,40 +746,16 @@ func checkReconcile(d *Data, c *tcase) []string {
 		if vf.RowsRemoved > 0 && len(vf.RemovedTotals) == 0 && len(e.sel.removed) > 0 {
 			p = append(p, "[removed-totals-missing] validation_filter has no removed_totals")
 		}
-		for _, rt := range vf.RemovedTotals {
-			cur, _ := rt["currency"].(string)
-			n[bucket(cur)]++
-			for _, m := range sums {
-				if v, ok := rt[m].(float64); ok {
-					add(got, bucket(cur), m, v)
-				}
-			}
+		got.addRemoved(vf.RemovedTotals, sums, bucket)
+	}
+	mismatches(want, got, sums, func(cur, m string, w, g float64) {
+		cls := "[reconcile]"
+		if len(e.sel.removed) == 0 && len(vfs) == 0 {
+			cls = "[reconcile-nothing-removed]"
 		}
-	}
-	curs := map[string]bool{}
-	for k := range want {
-		curs[k] = true
-	}
-	for k := range got {
-		curs[k] = true
-	}
-	for cur := range curs {
-		for _, m := range sums {
-			w, g := want[cur][m], got[cur][m]
-			tol := 1e-6
-			if Money[m] {
-				tol = 0.005*float64(n[cur]) + 0.011
-			}
-			if math.Abs(w-g) > tol {
-				cls := "[reconcile]"
-				if len(e.sel.removed) == 0 && len(vfs) == 0 {
-					cls = "[reconcile-nothing-removed]"
-				}
-				p = append(p, fmt.Sprintf(cls+" currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
-					cur, m, g, w, g-w, len(e.sel.removed)))
-			}
-		}
-	}
+		p = append(p, fmt.Sprintf(cls+" currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
+			cur, m, g, w, g-w, len(e.sel.removed)))
+	})
 	return p
 }
 
