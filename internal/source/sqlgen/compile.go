@@ -247,7 +247,7 @@ func namedWindow(name, e string) string {
 	if name != "attribution_window" {
 		return e
 	}
-	return "CASE WHEN " + e + " IS NULL OR " + e + " = '' THEN 'unknown' ELSE " + e + " END"
+	return "CASE WHEN " + e + " IS NULL OR " + e + " = '' THEN '" + query.UnknownWindow + "' ELSE " + e + " END"
 }
 
 // periodExpr is the expression of the query's period ("" at total grain).
