@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // testDB's warehouse is anchored at 2026-03-15: its data ends the day before, and

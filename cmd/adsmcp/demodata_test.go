@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // TestDemoForceRefusedUnderARunningServer: `demo --force` on the file a

@@ -10,10 +10,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // liveConfig starts the Meta and Google Ads fakes (both serving the shared

@@ -36,8 +36,8 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/auth"
 	"github.com/adsmcp/adsmcp/internal/loadgen"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // serverProc is `adsmcp serve --http 127.0.0.1:0` running as a process.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // TestReadyzSparesThePlatforms: 100 concurrent /readyz probes of a server on

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/auth"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 type withKey struct{ key string }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 func TestParseBudgetFlags(t *testing.T) {

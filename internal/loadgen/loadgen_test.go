@@ -16,8 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 func TestMain(m *testing.M) { os.Exit(duckdbtest.Main(m)) }

@@ -18,10 +18,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
 	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // repoRoot is the repository this test belongs to.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/demo"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // BenchmarkLoadDemo generates and loads the small test dataset into a fresh

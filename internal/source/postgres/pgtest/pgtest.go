@@ -14,7 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/adsmcp/adsmcp/internal/skipreport"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // DSN is the server .ci/setup-postgres starts; without it the tests that

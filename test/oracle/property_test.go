@@ -22,9 +22,9 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 var (

@@ -16,13 +16,13 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/skipreport"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/postgres"
 	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // BenchmarkEngines runs the same queries on DuckDB and on PostgreSQL and

@@ -40,7 +40,7 @@ func TestSkipReachesTheParentsStderr(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
-	want := "SKIP ./internal/skipreport TestChildSkips: the reason, for the parent\n"
+	want := "SKIP ./test/skipreport TestChildSkips: the reason, for the parent\n"
 	if stderr.String() != want {
 		t.Errorf("the parent's stderr = %q, want %q", stderr.String(), want)
 	}
