@@ -14,8 +14,8 @@ import (
 // that starts OAuth discovery); a flood or a key guesser needs thousands.
 const DefaultUnauthenticatedPerMinute = 60
 
-// Keyed is a token bucket per key (a client address), for requests that have
-// no principal yet. Keys idle with a full bucket are forgotten, so the map
+// Keyed is a token bucket per key (a client address), for requests that
+// failed authentication. Keys idle with a full bucket are forgotten, so the map
 // stays as small as the set of recent offenders. It is safe for concurrent use.
 type Keyed struct {
 	perMinute int
@@ -41,10 +41,17 @@ func NewKeyed(perMinute int) *Keyed {
 	return &Keyed{perMinute: perMinute, burst: max(1, perMinute/6), now: time.Now, buckets: map[string]*keyedBucket{}}
 }
 
-// Reserve takes one token of key. When ok, giveBack returns it (the request
-// turned out to be authenticated, so it must not count); when not, retryAfter
-// says when a token will be there again, and nothing was taken.
-func (k *Keyed) Reserve(key string) (giveBack func(), retryAfter time.Duration, ok bool) {
+// Take spends one token of key, for a request that failed authentication:
+// the caller asks only once it knows, so a request that authenticates never
+// spends anything. When the bucket is empty, ok is false, nothing was taken,
+// and retryAfter says when a token will be there again.
+//
+// A token cannot be taken first and given back later: rate.Reservation's
+// CancelAt restores nothing once the reservation's time has passed, which
+// for a token available at once is the moment it was taken
+// (https://pkg.go.dev/golang.org/x/time/rate#Reservation.CancelAt). Here
+// the reservation is cancelled at the very instant it was made, so it is.
+func (k *Keyed) Take(key string) (retryAfter time.Duration, ok bool) {
 	now := k.now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -58,16 +65,9 @@ func (k *Keyed) Reserve(key string) (giveBack func(), retryAfter time.Duration, 
 	r := b.lim.ReserveN(now, 1)
 	if d := r.DelayFrom(now); !r.OK() || d > 0 {
 		r.CancelAt(now)
-		return nil, max(d, time.Second), false
+		return max(d, time.Second), false
 	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			k.mu.Lock()
-			defer k.mu.Unlock()
-			r.CancelAt(k.now())
-		})
-	}, 0, true
+	return 0, true
 }
 
 // sweepLocked forgets keys idle for 10 minutes with a full bucket, at most

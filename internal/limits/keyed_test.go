@@ -5,35 +5,34 @@ import (
 	"time"
 )
 
-// TestKeyedReserve: a key gets its burst, then a retry-after; a token given
-// back (an authenticated request) does not count; keys are independent.
-func TestKeyedReserve(t *testing.T) {
+// TestKeyedTake: a key gets its burst, then a retry-after that takes
+// nothing; tokens come back at the rate; keys are independent; idle keys are
+// forgotten.
+func TestKeyedTake(t *testing.T) {
 	k := NewKeyed(60) // burst 10, one a second
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	k.now = c.Now
 	for i := range 10 {
-		if _, _, ok := k.Reserve("a"); !ok {
+		if _, ok := k.Take("a"); !ok {
 			t.Fatalf("request %d of the burst refused", i+1)
 		}
 	}
-	_, retry, ok := k.Reserve("a")
+	retry, ok := k.Take("a")
 	if ok || retry < time.Second {
 		t.Fatalf("11th request: ok=%v retry=%v, want a refusal with retry >= 1s", ok, retry)
 	}
-	if _, _, ok := k.Reserve("b"); !ok {
+	if _, ok := k.Take("b"); !ok {
 		t.Fatal("another key was refused")
 	}
 	c.Advance(time.Second)
-	giveBack, _, ok := k.Reserve("a")
-	if !ok {
-		t.Fatal("a second later: refused")
+	if _, ok := k.Take("a"); !ok {
+		t.Fatal("a second later: refused (a refusal took a token)")
 	}
-	giveBack()
-	if _, _, ok := k.Reserve("a"); !ok {
-		t.Fatal("the token given back was not there")
+	if _, ok := k.Take("a"); ok {
+		t.Fatal("a second later: two tokens, want one")
 	}
 	c.Advance(time.Hour)
-	k.Reserve("c") // sweeps
+	k.Take("c") // sweeps
 	if n := k.Len(); n != 1 {
 		t.Errorf("after an hour: %d keys kept, want 1 (only c)", n)
 	}

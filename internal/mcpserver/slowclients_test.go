@@ -210,3 +210,24 @@ func TestHTTPUnauthenticatedBehindTrustedProxy(t *testing.T) {
 		t.Errorf("no trusted proxy: statuses %v, want %v (invented addresses share the peer's allowance)", codes, want)
 	}
 }
+
+// TestHTTPAuthenticatedRequestsDoNotSpendTheAllowance: requests that
+// authenticate never count against their address's allowance for
+// unauthenticated ones (docs/deployment.md). Behind a proxy every client
+// shares one address, so with the default allowance (60 a minute, bursts of
+// 10) a dozen authenticated requests must leave the next keyless request —
+// the first step of OAuth discovery — its 401, not a 429.
+func TestHTTPAuthenticatedRequestsDoNotSpendTheAllowance(t *testing.T) {
+	base, _ := serveReal(t, testConfig(t), withTenants(HTTPOptions{}))
+	url := base + MCPPath
+	const authenticated = 12 // past the default burst of 10
+	for i := range authenticated {
+		if resp, body := post(t, url, map[string]string{"Authorization": "Bearer token-acme"}, initialize); resp.StatusCode != http.StatusOK {
+			t.Fatalf("authenticated request %d: %d %s", i+1, resp.StatusCode, body)
+		}
+	}
+	resp, body := post(t, url, nil, initialize)
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a keyless request after %d authenticated ones from its address: %d %s, want 401 (the allowance is for failures only)", authenticated, resp.StatusCode, body)
+	}
+}

@@ -21,30 +21,25 @@ import (
 // X-Forwarded-For names (limits.Proxies.ClientAddr). Requests that
 // authenticate never count, and are served even when their address is over
 // its allowance: behind an untrusted proxy every client has the proxy's
-// address, and one tenant's bad token must not lock out the others.
+// address, and one tenant's bad token must not lock out the others. So the
+// allowance is charged when authn writes its refusal, once the request is
+// known to have failed (refusal), never before.
 func limitUnauthenticated(lim *limits.Keyed, proxies limits.Proxies, authn http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := &authState{real: w}
-		r = r.WithContext(context.WithValue(r.Context(), authStateKey{}, st))
+		r = r.WithContext(context.WithValue(r.Context(), authStateKey{}, &authState{real: w}))
 		client := proxies.ClientAddr(r.RemoteAddr, r.Header.Values("X-Forwarded-For"))
-		giveBack, retry, ok := lim.Reserve(limits.ClientKey(client))
-		out := http.ResponseWriter(&closingRefusal{ResponseWriter: w})
-		if !ok {
-			out = &tooMany{ResponseWriter: w, retry: retry}
-		}
-		authn.ServeHTTP(out, r)
-		if st.passed && giveBack != nil {
-			giveBack()
-		}
+		authn.ServeHTTP(&refusal{ResponseWriter: w, charge: func() (time.Duration, bool) {
+			return lim.Take(limits.ClientKey(client))
+		}}, r)
 	})
 }
 
-// authenticated marks a request that passed authentication and gives the
-// handler the real ResponseWriter back.
+// authenticated gives the handler of a request that passed authentication
+// the real ResponseWriter back, so nothing it writes is taken for a refusal.
 func authenticated(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := r.Context().Value(authStateKey{}).(*authState); ok {
-			st.passed, w = true, st.real
+			w = st.real
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -52,44 +47,45 @@ func authenticated(next http.Handler) http.Handler {
 
 type authStateKey struct{}
 
-type authState struct {
-	passed bool
-	real   http.ResponseWriter
-}
+type authState struct{ real http.ResponseWriter }
 
-// closingRefusal closes the connection after a refusal: the client must come
-// back with credentials anyway, and a connection left open is what a slow or
+// refusal is what authn writes to: only a request that failed
+// authentication reaches it (authenticated swaps the real writer back in for
+// the others). Its status charges the address's allowance: within it, the
+// refusal goes out as authn wrote it; past it, it becomes 429 with
+// Retry-After. Either way the connection is closed: the client must come back
+// with credentials anyway, and a connection left open is what a slow or
 // flooding client wants.
-type closingRefusal struct{ http.ResponseWriter }
-
-func (c *closingRefusal) WriteHeader(code int) {
-	if code >= 400 {
-		c.Header().Set("Connection", "close")
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-// tooMany turns the authentication refusal into 429.
-type tooMany struct {
+type refusal struct {
 	http.ResponseWriter
-	retry   time.Duration
-	written bool
+	charge  func() (retryAfter time.Duration, ok bool)
+	decided bool
+	over    bool // past the allowance: the 429 is written, authn's body dropped
 }
 
-func (t *tooMany) WriteHeader(int) {
-	if t.written {
+func (f *refusal) WriteHeader(code int) {
+	if f.decided {
 		return
 	}
-	t.written = true
-	secs := max(1, int(t.retry.Seconds()+0.999))
-	t.Header().Set("Retry-After", fmt.Sprint(secs))
-	t.Header().Set("Connection", "close")
-	outcome.WriteHTTPError(t.ResponseWriter, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("too many unauthenticated requests from this address: retry in %d s with a valid API key or token", secs)})
+	f.decided = true
+	f.Header().Set("Connection", "close")
+	retry, ok := f.charge()
+	if ok {
+		f.ResponseWriter.WriteHeader(code)
+		return
+	}
+	f.over = true
+	secs := max(1, int(retry.Seconds()+0.999))
+	f.Header().Set("Retry-After", fmt.Sprint(secs))
+	outcome.WriteHTTPError(f.ResponseWriter, http.StatusTooManyRequests, outcome.HTTPError{Error: fmt.Sprintf("too many unauthenticated requests from this address: retry in %d s with a valid API key or token", secs)})
 }
 
-func (t *tooMany) Write(p []byte) (int, error) {
-	if !t.written {
-		t.WriteHeader(http.StatusUnauthorized)
+func (f *refusal) Write(p []byte) (int, error) {
+	if !f.decided {
+		f.WriteHeader(http.StatusUnauthorized)
 	}
-	return len(p), nil // the refusal's own body is replaced
+	if f.over {
+		return len(p), nil // the refusal's own body is replaced
+	}
+	return f.ResponseWriter.Write(p)
 }
