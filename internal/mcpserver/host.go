@@ -11,10 +11,10 @@ import (
 )
 
 // IsLoopbackHost reports whether host — a Host header or an address, with or
-// without a port — names this machine's loopback: "localhost" or a loopback
-// IP. It is the rule of the go-sdk's DNS-rebinding check on /mcp, kept here so
-// every route (and the refusal to serve a public address without auth) uses
-// the same one.
+// without a port — names this machine's loopback: "localhost" in any case (a
+// host name is case-insensitive: RFC 3986 §3.2.2, RFC 9110 §4.2.3) or a
+// loopback IP. It is the one rule for every route (hostGuard) and for the
+// refusal to serve a public address without auth.
 func IsLoopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -32,7 +32,8 @@ func IsLoopbackHost(host string) bool {
 // with a Host header naming another machine: a page on evil.example whose name
 // was rebound to 127.0.0.1 sends Host: evil.example, so it cannot read
 // /metrics, /readyz or anything else a browser on this machine could reach.
-// It guards every route; the SDK checks /mcp the same way once more.
+// It guards every route, /mcp included (the SDK's own check, which compares
+// "localhost" case-sensitively, is off: see NewHTTPServer).
 func hostGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil &&

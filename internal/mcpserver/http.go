@@ -91,7 +91,7 @@ type HTTPOptions struct {
 // every session's client name (and so its budget) is known, with /healthz.
 //
 // Protection: requests that reach a loopback listener with a non-loopback Host
-// header are refused (DNS rebinding, the SDK's check), cross-origin browser
+// header are refused on every route (DNS rebinding, hostGuard), cross-origin browser
 // requests from untrusted origins are refused (http.CrossOriginProtection), and
 // bodies are bounded.
 type HTTPServer struct {
@@ -205,6 +205,11 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 		SessionTimeout:      opts.SessionIdleTimeout,
 		MaxRequestBodyBytes: opts.MaxRequestBytes,
 		Stateless:           opts.Stateless,
+		// hostGuard checks the Host of every route, /mcp included, with one
+		// rule (IsLoopbackHost). The SDK's own check compares "localhost"
+		// case-sensitively (internal/util.IsLoopback in v1.8.0), so it
+		// refused on /mcp a Host: LOCALHOST that every other route served.
+		DisableLocalhostProtection: true,
 	})
 	mux := http.NewServeMux()
 	h.stream, h.maxBytes, h.maxSessions, h.stateless = stream, opts.MaxRequestBytes, opts.MaxSessions, opts.Stateless
