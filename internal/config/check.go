@@ -178,6 +178,6 @@ func (f *File) checkSlowClients(bad func(string, ...any)) {
 		}
 	}
 	if m, p := f.HTTP.MaxSessions, f.Limits.MaxSessionsPerPrincipal; m > 0 && p > m {
-		bad("limits.max_sessions_per_principal %d is over http.max_sessions %d: one principal could take every session; lower it", p, m)
+		bad("limits.max_sessions_per_principal %d is over http.max_sessions %d: one principal could take every session and lock the other tenants out; lower it, or leave it out for the default (20, at most a quarter of http.max_sessions)", p, m)
 	}
 }

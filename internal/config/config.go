@@ -107,7 +107,9 @@ type Limits struct {
 	MaxRowsPerCall  int64 `yaml:"max_rows_per_call"`
 	MaxRowsInFlight int64 `yaml:"max_rows_in_flight"`
 	// MaxSessionsPerPrincipal caps each API key's or OAuth user's open
-	// sessions (default 20), so one cannot take every slot of http.max_sessions.
+	// sessions, so one cannot take every slot of http.max_sessions (default
+	// 20, and at most a quarter of http.max_sessions, at least 1:
+	// mcpserver.DefaultMaxSessionsPerPrincipalFor).
 	MaxSessionsPerPrincipal int `yaml:"max_sessions_per_principal"`
 	// WarehouseMemoryMB, when set, bounds the memory the embedded DuckDB
 	// warehouse uses to answer queries (its memory_limit; large aggregations

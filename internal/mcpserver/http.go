@@ -79,7 +79,8 @@ type HTTPOptions struct {
 	// Sessions (see sessions.go).
 
 	// MaxSessionsPerPrincipal caps each principal's open sessions
-	// (DefaultMaxSessionsPerPrincipal); a new one beyond it gets 429.
+	// (DefaultMaxSessionsPerPrincipalFor(MaxSessions)); a new one beyond it
+	// gets 429.
 	MaxSessionsPerPrincipal int
 	// IdleUnderPressure: when a cap would refuse a new session, sessions idle
 	// this long are closed to make room (DefaultIdleUnderPressure, at most
@@ -190,7 +191,7 @@ func NewHTTPServer(cfg Config, opts HTTPOptions) (*HTTPServer, error) {
 
 		limiter:           s.cfg.Limiter,
 		book:              newSessionBook(),
-		perPrincipal:      cmp.Or(opts.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal),
+		perPrincipal:      cmp.Or(opts.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipalFor(opts.MaxSessions)),
 		idleUnderPressure: idleUnderPressure(opts),
 	}
 	if h.limiter != nil {

@@ -236,3 +236,14 @@ func rateLimitedError(retry time.Duration) error {
 func idleUnderPressure(opts HTTPOptions) time.Duration {
 	return min(cmp.Or(opts.IdleUnderPressure, DefaultIdleUnderPressure), opts.SessionIdleTimeout)
 }
+
+// DefaultMaxSessionsPerPrincipalFor is DefaultMaxSessionsPerPrincipal, held
+// under a quarter of the server's cap maxSessions (at least 1; no cap: 0):
+// with a cap of 20 and a per-principal default of 20, one key could hold
+// every session and lock every other tenant out.
+func DefaultMaxSessionsPerPrincipalFor(maxSessions int) int {
+	if maxSessions <= 0 {
+		return DefaultMaxSessionsPerPrincipal
+	}
+	return min(DefaultMaxSessionsPerPrincipal, max(1, maxSessions/4))
+}

@@ -86,6 +86,43 @@ func (c *fakeClock) Advance(d time.Duration) {
 // TestSessionsReapedUnderPressure (issue 13, item 4): at its cap, a key's new
 // session closes its longest-idle session once that has been idle for
 // IdleUnderPressure, long before SessionIdleTimeout; a session in use is
+
+// TestSessionsPerPrincipalDefaultUnderTheServerCap: with only the server's
+// cap set (http.max_sessions: 20, no per-principal cap), one key cannot hold
+// every session: it is refused with 429 while others can still open theirs.
+func TestSessionsPerPrincipalDefaultUnderTheServerCap(t *testing.T) {
+	const serverCap = 20
+	base, _ := serveReal(t, testConfig(t), withTenants(HTTPOptions{MaxSessions: serverCap}))
+	url := base + MCPPath
+	opened := 0
+	for ; opened < serverCap; opened++ {
+		code, _, _ := openSession(t, url, acmeKey)
+		if code == http.StatusTooManyRequests {
+			break
+		}
+		if code != http.StatusOK {
+			t.Fatalf("acme's session %d: %d", opened+1, code)
+		}
+	}
+	if opened == serverCap {
+		t.Fatalf("one key opened all %d sessions of the server", serverCap)
+	}
+	if opened != DefaultMaxSessionsPerPrincipalFor(serverCap) {
+		t.Errorf("acme opened %d sessions, want the documented default %d", opened, DefaultMaxSessionsPerPrincipalFor(serverCap))
+	}
+	if code, _, _ := openSession(t, url, globexKey); code != http.StatusOK {
+		t.Errorf("globex's first session while acme is at its cap: %d", code)
+	}
+}
+
+func TestDefaultMaxSessionsPerPrincipalFor(t *testing.T) {
+	for serverCap, want := range map[int]int{0: 20, 1: 1, 2: 1, 7: 1, 8: 2, 20: 5, 80: 20, 1000: 20} {
+		if got := DefaultMaxSessionsPerPrincipalFor(serverCap); got != want {
+			t.Errorf("DefaultMaxSessionsPerPrincipalFor(%d) = %d, want %d", serverCap, got, want)
+		}
+	}
+}
+
 // never closed.
 func TestSessionsReapedUnderPressure(t *testing.T) {
 	base, h := serveReal(t, testConfig(t), withTenants(HTTPOptions{MaxSessionsPerPrincipal: 2, IdleUnderPressure: time.Minute}))
