@@ -15,6 +15,15 @@ import (
 // working until the deadline. When the POST's context ends first, the
 // cancellation the client did not send is sent for it, through the SDK's own
 // handler.
+//
+// Upstream: the SDK does this deliberately for sessions — the MCP spec says a
+// disconnection SHOULD NOT be taken for a cancellation, as a client may resume
+// the stream (basic/transports, Streamable HTTP). go-sdk#1093
+// (https://github.com/modelcontextprotocol/go-sdk/issues/1093, closed) asked
+// for it in stateless mode; v1.8.0's StreamableHTTPOptions
+// .PropagateRequestCancellation does it for 2026-07-28 sessionless requests
+// only. No release does it for sessions, so this stays: adsmcp's answers are
+// not resumable (no event store), so a dropped POST's answer is lost anyway.
 func (h *HTTPServer) cancelOnDisconnect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")

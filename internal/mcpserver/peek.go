@@ -11,6 +11,12 @@ import (
 // peekedKey holds, in a request's context, its body as peekBody read it, so
 // that the handlers after track (session admission, protocol checks,
 // cancellation) read it from the connection once between them.
+//
+// The body is read before the SDK because the SDK offers no hook between
+// reading a request and acting on it: the protocol checks work around
+// go-sdk#976 (protocol.go), cancellation the SDK's sessions (disconnect.go),
+// and session admission enforces caps the SDK does not have. The peek can go
+// only when all three can.
 type peekedKey struct{}
 
 type peeked struct {

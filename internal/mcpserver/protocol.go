@@ -31,8 +31,15 @@ import (
 //
 // The last two happen before the SDK's receiving middleware runs, so no
 // mcp.Middleware can see them: checkProtocol (HTTP) and lineGuard.admit
-// (stdio) answer them before the SDK. An unknown resource stays the SDK's -32602 with the URI in
-// data (SEP-2164, which MCP 2026-07-28 adopts in place of the former -32002).
+// (stdio) answer them before the SDK. An unknown resource stays the SDK's
+// -32602 with the URI in data (SEP-2164, which MCP 2026-07-28 adopts in place
+// of the former -32002).
+//
+// Upstream: code 0 is reported in go-sdk#976
+// (https://github.com/modelcontextprotocol/go-sdk/issues/976), closed by PR
+// #1000, which fixed empty method names; no release fixes the paths above
+// (v1.8.0, the newest, still sends code 0 for them), so rpcErrors,
+// checkProtocol and earlyError stay until one does.
 
 // rpcErrors gives every error a handler returns a JSON-RPC code: errors that
 // already carry one keep it; the others (a source failing under a resource

@@ -25,7 +25,12 @@ const MaxMessageBytes = mcp.DefaultMaxLineLength
 // JSON-RPC error — parse error (-32700) for malformed JSON, invalid request
 // (-32600) for valid JSON that is not a message, for a batch, or for a line
 // over MaxMessageBytes — and the server goes on with the next line. Everything
-// written to out is a whole JSON-RPC line.
+// written to out is a whole JSON-RPC line. Upstream: go-sdk#1209
+// (https://github.com/modelcontextprotocol/go-sdk/issues/1209), fix proposed in
+// PR #1210, not merged; v1.8.0, the newest release, still ends the session
+// (mcp/transport.go, newIOConn). That PR answers malformed JSON only: lineGuard
+// can go when a release answers every kind of line above, and earlyError's
+// cases (protocol.go) too.
 //
 // And at the end of input it answers every call already read before the
 // session ends (see inFlight), so a script piped into `adsmcp serve` gets one

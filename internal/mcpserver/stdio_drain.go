@@ -17,6 +17,11 @@ import (
 // here at the end of input until every call it handed over has been answered
 // (each is bounded by the server's deadline), and only then reports it. Close
 // (a signal, or the session ending) stops the wait at once.
+//
+// Upstream: go-sdk#1061
+// (https://github.com/modelcontextprotocol/go-sdk/issues/1061), fix proposed in
+// PR #1067, not merged; v1.8.0, the newest release, still drops the answers.
+// inFlight may go once a release has the fix.
 type inFlight struct {
 	mu      sync.Mutex
 	changed *sync.Cond
