@@ -21,7 +21,7 @@ func tokScriptText(r *rand.Rand, lo, hi rune, n int) string {
 	return b.String()
 }
 
-// tokScripts are the scripts of issue 13 item 8, where Estimate was 0.23–0.5 ×
+// tokScripts are the scripts where Estimate was once 0.23–0.5 ×
 // Exact: Yi syllables, Cherokee and random Cyrillic.
 var tokScripts = []struct {
 	name   string

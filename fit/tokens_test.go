@@ -792,7 +792,7 @@ func tokAdversarial() []tokSample {
 	add("hebrew", words(3000, block(0x5d0, 0x5ea), 2, 8, " "))
 	add("devanagari", words(3000, block(0x905, 0x939), 2, 8, " "))
 	add("thai", from(1200, block(0xe01, 0xe2e)))
-	// Scripts o200k_base has almost no tokens for (issue 13): a token a byte.
+	// Scripts o200k_base has almost no tokens for: a token a byte.
 	add("yi", words(3000, block(0xa000, 0xa48c), 2, 8, " "))
 	add("cherokee", words(3000, block(0x13a0, 0x13f5), 2, 8, " "))
 	add("canadian-syllabics", words(3000, block(0x1401, 0x166c), 2, 8, " "))

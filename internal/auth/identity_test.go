@@ -16,7 +16,7 @@ import (
 
 // TestSubjectsAreDistinctPrincipals: two different identities of the issuer
 // are two principals, however alike their subjects look once made printable —
-// the principal ID owns sessions and rate buckets (issue 13, item 7).
+// the principal ID owns sessions and rate buckets.
 func TestSubjectsAreDistinctPrincipals(t *testing.T) {
 	f := newFixture(t)
 	rs := rsaSigner(0)
@@ -190,7 +190,7 @@ func TestTenantAccountsNameTheirPlatform(t *testing.T) {
 }
 
 // TestTenantClaimExact: a tenant claim is matched as written; surrounding
-// spaces are refused, not trimmed (issue 13, item 10).
+// spaces are refused, not trimmed.
 func TestTenantClaimExact(t *testing.T) {
 	f := newFixture(t)
 	rs := rsaSigner(0)
@@ -202,7 +202,7 @@ func TestTenantClaimExact(t *testing.T) {
 }
 
 // TestTokenLifetimeCapped: a token valid for longer than MaxTokenLifetime
-// (default 24 h) is refused, whatever its exp says (issue 13, item 10).
+// (default 24 h) is refused, whatever its exp says.
 func TestTokenLifetimeCapped(t *testing.T) {
 	now := time.Now()
 	f := newFixture(t)

@@ -150,7 +150,8 @@ func (f *File) checkCounts(bad func(string, ...any)) {
 	}
 }
 
-// checkSlowClients checks the connection and session limits of issue 13.
+// checkSlowClients checks the connection and session limits (docs/deployment.md,
+// "Slow clients" and "Sessions").
 func (f *File) checkSlowClients(bad func(string, ...any)) {
 	for _, d := range []struct {
 		name      string

@@ -12,7 +12,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
-// The values a breakdown row may hold (docs/fields.md, design of issue 17).
+// The values a breakdown row may hold (docs/fields.md).
 var (
 	okAge    = []string{"18-24", "25-34", "35-44", "45-54", "55-64", "65+", "55+", "unknown"}
 	okGender = []string{"female", "male", "unknown"}

@@ -108,7 +108,7 @@ func rawSession(t *testing.T, url string, hdr map[string]string) map[string]stri
 	return session
 }
 
-// TestHTTPDisconnectWithAuthCancelsTheCall (issue 13, item 2): with
+// TestHTTPDisconnectWithAuthCancelsTheCall: with
 // authentication on, a client whose connection drops mid-call still cancels
 // the work, and the principal's concurrency slot is free again at once.
 func TestHTTPDisconnectWithAuthCancelsTheCall(t *testing.T) {

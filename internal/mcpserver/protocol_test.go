@@ -53,7 +53,7 @@ func initializedSession(t *testing.T, url string) map[string]string {
 }
 
 // TestProtocolErrorCodes: every JSON-RPC error has the spec's code, never 0
-// (issue 13, item 10). Resource not found is -32602 with the URI in data
+// (JSON-RPC 2.0 §5.1). Resource not found is -32602 with the URI in data
 // (SEP-2164, MCP 2026-07-28; the go-sdk's default); a resource or prompt whose
 // source fails is -32603; initialize with params of the wrong type is -32602;
 // a request before initialize is -32600.

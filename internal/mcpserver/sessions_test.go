@@ -26,7 +26,7 @@ func openSession(t *testing.T, url string, hdr map[string]string) (int, string, 
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), resp.Header
 }
 
-// TestSessionsPerPrincipal (issue 13, item 4): one key opening sessions up to
+// TestSessionsPerPrincipal: one key opening sessions up to
 // its cap gets 429 with Retry-After beyond it, while another tenant still
 // opens sessions under the server's cap; a session closed (DELETE) frees a
 // slot of its key.
@@ -83,7 +83,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// TestSessionsReapedUnderPressure (issue 13, item 4): at its cap, a key's new
+// TestSessionsReapedUnderPressure: at its cap, a key's new
 // session closes its longest-idle session once that has been idle for
 // IdleUnderPressure, long before SessionIdleTimeout; a session in use is
 
@@ -152,7 +152,7 @@ func TestSessionsReapedUnderPressure(t *testing.T) {
 	}
 }
 
-// TestInitializeCountedByRate (issue 13, item 4): opening sessions spends the
+// TestInitializeCountedByRate: opening sessions spends the
 // key's request rate, so a flood of initialize is refused with 429 long
 // before any session cap.
 func TestInitializeCountedByRate(t *testing.T) {
@@ -180,7 +180,7 @@ func (refuseAll) Acquire(*auth.Principal) (func(), time.Duration, bool) {
 }
 func (refuseAll) Allow(*auth.Principal) (time.Duration, bool) { return 0, true }
 
-// TestLimitsOnEveryMethod (issue 13, item 4): resources/read and prompts/get
+// TestLimitsOnEveryMethod: resources/read and prompts/get
 // are limited like tools/call: refused with a rate_limited error that says
 // when to retry.
 func TestLimitsOnEveryMethod(t *testing.T) {

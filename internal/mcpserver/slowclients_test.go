@@ -46,7 +46,7 @@ func closedByServer(c net.Conn) bool {
 	return err != nil && !(errors.As(err, &ne) && ne.Timeout())
 }
 
-// TestHTTPIdleConnectionsDoNotBlock (issue 13, item 3): 3× the connection
+// TestHTTPIdleConnectionsDoNotBlock: 3× the connection
 // cap of idle keep-alive connections, and still /healthz and a new session
 // answer; the server never holds more than the cap, closing the
 // longest-idle connections to let new ones in.
@@ -87,7 +87,7 @@ func TestHTTPIdleConnectionsDoNotBlock(t *testing.T) {
 	}
 }
 
-// TestHTTPSlowBodyIsCut (issue 13, item 3): a POST that announces a body and
+// TestHTTPSlowBodyIsCut: a POST that announces a body and
 // never sends it is answered and closed within the read timeout, with auth on
 // (the 401 must not wait for the body) and off.
 func TestHTTPSlowBodyIsCut(t *testing.T) {
@@ -116,7 +116,7 @@ func TestHTTPSlowBodyIsCut(t *testing.T) {
 	}
 }
 
-// TestHTTPStreamsOutliveTimeouts (issue 13, item 3): read and write timeouts
+// TestHTTPStreamsOutliveTimeouts: read and write timeouts
 // cut slow clients, not slow answers: a call that reports progress over SSE
 // for 3× both timeouts gets its answer, and the session's GET stream still
 // carries a server request (ping) afterwards.
@@ -152,7 +152,7 @@ func TestHTTPStreamsOutliveTimeouts(t *testing.T) {
 	}
 }
 
-// TestHTTPUnauthenticatedPerAddress (issue 13, item 3): an address that keeps
+// TestHTTPUnauthenticatedPerAddress: an address that keeps
 // failing authentication gets 429 with Retry-After once its allowance is
 // spent, every refusal closes its connection, and a valid token from the same
 // address (clients behind one proxy) is still served.
@@ -179,7 +179,7 @@ func TestHTTPUnauthenticatedPerAddress(t *testing.T) {
 	}
 }
 
-// TestHTTPUnauthenticatedBehindTrustedProxy (issue 13): behind a trusted
+// TestHTTPUnauthenticatedBehindTrustedProxy: behind a trusted
 // proxy each client's X-Forwarded-For address has its own allowance, so one
 // key guesser does not spend everyone's; the same header from a peer that is
 // not a trusted proxy is ignored (anyone can write it), so a guesser cannot

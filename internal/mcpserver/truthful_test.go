@@ -12,8 +12,8 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
-// Regression tests for the classes of issue 12 ("truthful answers under
-// composition"), through the MCP server. Ground truth comes from plain SQL over
+// Regression tests for truthful answers under composition (docs/contract.md),
+// through the MCP server. Ground truth comes from plain SQL over
 // the raw tables of the test warehouse, written here and sharing nothing with
 // the SQL generator.
 

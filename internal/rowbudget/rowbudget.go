@@ -18,7 +18,7 @@ import (
 )
 
 // Defaults: about 1 KiB of process memory per row read (DuckDB, fit and the
-// answer together, measured on the worst-case query of issue 13: 2.35M rows →
+// answer together, measured on the demo warehouse's largest query: 2.35M rows →
 // 2.6 GiB), so a call holds at most ~0.5 GiB and the server ~1.5 GiB.
 const (
 	DefaultPerCall  = 500_000

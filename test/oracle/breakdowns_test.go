@@ -10,7 +10,7 @@ import (
 
 // The breakdown sets and attribution windows, restated here by hand from
 // docs/fields.md ("Breakdowns", "Conversions", "Attribution windows") and
-// the issue 17 design, in literals: the oracle never reads catalog's
+// docs/contract.md ("Breakdown sets"), in literals: the oracle never reads catalog's
 // BreakdownSets, SetFor or the query layer's rules, so a slip in either shows
 // as a difference.
 

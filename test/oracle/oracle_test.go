@@ -2,7 +2,7 @@
 // generator or the fit pipeline: it keeps the generator's rows in Go maps and
 // aggregates them in plain Go. Its tests run seeded random queries through the
 // real DuckDB source and the pipeline (internal/answer) and check every answer
-// against it (issue 12, "How it is proven").
+// against it.
 package oracle
 
 import (

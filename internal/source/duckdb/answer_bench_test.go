@@ -10,7 +10,7 @@ import (
 
 // BenchmarkAnswer runs whole tool calls (normalize, source, fit) on the full
 // demo warehouse, as a client gets them: the flagship, the everyday small
-// question, and issue 16's worst case — every ad × country × device ×
+// question, and the worst case — every ad × country × device ×
 // placement of ten accounts, daily, two years (about 2.3M rows, far over any
 // budget). See docs/benchmarks.md, "Huge results in bounded memory".
 func BenchmarkAnswer(b *testing.B) {
@@ -18,11 +18,11 @@ func BenchmarkAnswer(b *testing.B) {
 	cases := []struct{ name, args string }{
 		{"flagship", `{"account_ids":[` + ids + `],"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily"}`},
 		{"account_spend", `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["account_name"],"metrics":["spend"]}`},
-		// The flagship and the small question against the previous period
-		// (issue 18): compare each with its own case above.
+		// The flagship and the small question against the previous period:
+		// compare each with its own case above.
 		{"flagship_compare", `{"account_ids":[` + ids + `],"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily","compare":"previous_period"}`},
 		{"account_spend_compare", `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["account_name"],"metrics":["spend"],"compare":"previous_period"}`},
-		// Breakdown sets (issue 17): the same question by country (delivery
+		// Breakdown sets: the same question by country (delivery
 		// rows, per ad) and by age × gender (per campaign), and conversions by
 		// action: read each against country_by_campaign.
 		{"country_by_campaign", `{"platforms":["meta_ads"],"date_preset":"last_30d","dimensions":["campaign_name","country"],"metrics":["spend","conversions","cpa"]}`},

@@ -50,7 +50,7 @@ func corruptCopy(t *testing.T, src string, offset int64) string {
 	return path
 }
 
-// TestCorruptWarehouseIsNotReady (issue 13, item 9): a block of the warehouse
+// TestCorruptWarehouseIsNotReady: a block of the warehouse
 // file overwritten, block by block. Where the file still opens (its catalog
 // is intact), the first query that reads the broken block fails, and from
 // then on Check (what /readyz asks) says the file is corrupted instead of
