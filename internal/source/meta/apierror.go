@@ -105,7 +105,7 @@ func smallInt(name string, n flexNumber) (int, error) {
 	return int(m / 1e6), nil
 }
 
-// Error classes, by code (REFERENCE.md; developers.facebook.com error codes).
+// Error classes, by code (developers.facebook.com/docs/marketing-api/error-reference and /docs/graph-api/overview/rate-limiting).
 
 // throttled: application, user, page, ad-account and business-use-case limits.
 func (e *APIError) throttled() bool {

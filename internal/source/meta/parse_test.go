@@ -46,8 +46,8 @@ func TestParseMicros(t *testing.T) {
 	}
 }
 
-// TestParseInsightsDocumentedShape parses the response shape of REFERENCE.md
-// (numbers as strings, actions, paging).
+// TestParseInsightsDocumentedShape parses the response shape Meta documents for
+// Insights (developers.facebook.com/docs/marketing-api/insights: numbers as strings, actions, paging).
 func TestParseInsightsDocumentedShape(t *testing.T) {
 	body := `{"data":[{"campaign_id":"120","campaign_name":"Brand","spend":"123.45","impressions":"10234",
 	"clicks":"321","inline_link_clicks":"200","reach":"8011","actions":[{"action_type":"purchase","value":"12"},{"action_type":"video_view","value":"90"}],
