@@ -3,6 +3,7 @@ package answer
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/adsmcp/adsmcp/fit"
@@ -16,14 +17,13 @@ import (
 type Limits struct {
 	fit.Limits
 	ErrorChars int
-	// JSONContent: bytes are those of the JSON of the result's content array,
-	// which is what some clients (Codex) give the model.
-	JSONContent bool
+	// Form is what the client measures its bytes of (budget.Form).
+	Form budget.Form
 }
 
 // LimitsOf are a resolved budget's limits.
 func LimitsOf(b budget.Budget) Limits {
-	return Limits{Limits: fit.Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines}, ErrorChars: b.ErrorChars, JSONContent: b.JSONContent}
+	return Limits{Limits: fit.Limits{Tokens: b.Effective, Bytes: b.Bytes, Lines: b.Lines}, ErrorChars: b.ErrorChars, Form: b.Form}
 }
 
 // Cost is the size of blocks of tokens tokens in token units of the limit
@@ -48,27 +48,46 @@ func (l Limits) Cost(tokens int, blocks []string, isError bool) int {
 }
 
 // Measure is the extent of blocks as the client counts it: the lines of their
-// text, and the bytes of the text or, for JSONContent clients, of the content
-// array's JSON ([{"type":"text","text":"…"},…]; quotes, backslashes and
-// newlines escaped — more bytes than the text, never fewer).
+// text, and the bytes of what the client measures (budget.Form) — the text;
+// the content array's JSON; each block wrapped in <untrusted_context>. Bytes
+// of UTF-8 are never fewer than a JavaScript client's string length (UTF-16
+// units), so a byte limit also holds that client's character limit.
 func (l Limits) Measure(blocks []string) fit.Extent {
 	e := fit.MeasureText(blocks)
-	if !l.JSONContent {
-		return e
-	}
-	type text struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	content := make([]text, len(blocks))
-	for i, b := range blocks {
-		content[i] = text{"text", b}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(content); err == nil {
-		e.Bytes = max(e.Bytes, buf.Len()-1) // less Encode's newline
+	switch l.Form {
+	case budget.JSONContent:
+		type text struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		content := make([]text, len(blocks))
+		for i, b := range blocks {
+			content[i] = text{"text", b}
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(content); err == nil {
+			e.Bytes = max(e.Bytes, buf.Len()-1) // less Encode's newline
+		}
+	case budget.UntrustedContext:
+		n := 0
+		for _, b := range blocks {
+			n += len(untrustedOpen) + len(b) + len(untrustedClose) +
+				strings.Count(b, untrustedTag)*(len(untrustedEscaped)-len(untrustedTag))
+		}
+		e.Bytes = max(e.Bytes, n)
 	}
 	return e
 }
+
+// Gemini CLI's wrapping of each text block of an MCP result (wrapUntrusted in
+// packages/core/src/tools/mcp-tool.ts, from @google/gemini-cli 0.51.0):
+// untrustedOpen + the text + untrustedClose, every untrustedTag in the text
+// replaced by untrustedEscaped.
+const (
+	untrustedOpen    = "<untrusted_context>\n"
+	untrustedClose   = "\n" + untrustedTag
+	untrustedTag     = "</untrusted_context>"
+	untrustedEscaped = "&lt;/untrusted_context&gt;"
+)

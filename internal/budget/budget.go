@@ -51,6 +51,12 @@ type Profile struct {
 	// version is missing or unreadable gets the next profile of its name — the
 	// older, more conservative one.
 	MinVersion string
+	// Below, when set, limits the profile to a readable clientInfo.version
+	// before Below and before its pre-releases too (a preview or nightly of
+	// Below may already behave as Below). For a client whose newer versions
+	// keep less: a missing or unreadable version gets the next profile of its
+	// name — the newer, more conservative one.
+	Below string
 	// Tokens is the token budget.
 	Tokens int
 	// Bytes and Lines, when positive, are further limits: the client cuts a
@@ -60,15 +66,34 @@ type Profile struct {
 	// ErrorChars, when positive, is how many characters of an isError result's
 	// text the client keeps.
 	ErrorChars int
-	// JSONContent: the client gives the model the JSON of the result's content
-	// array, not its text, so Bytes counts that JSON (quotes and newlines
-	// escaped).
-	JSONContent bool
+	// Form is what Bytes counts: what the client makes of the text blocks
+	// before it measures them.
+	Form Form
 	// Claude clients count tokens with Claude's tokenizer: a margin applies.
 	Claude bool
 	// Why is the reason, for docs and logs.
 	Why string
 }
+
+// Form is what a client makes of a tool result's text blocks before it
+// measures them against its size limits.
+type Form int
+
+const (
+	// Text: the blocks' text joined by newlines.
+	Text Form = iota
+	// JSONContent: the JSON of the result's content array
+	// ([{"type":"text","text":"…"},…]; quotes, backslashes and newlines
+	// escaped), which Codex gives the model instead of the text.
+	JSONContent
+	// UntrustedContext: each block on its own, as Gemini CLI gives it to the
+	// model from 0.51.0 ("<untrusted_context>\n" + the text, its closing tag
+	// escaped as "&lt;/untrusted_context&gt;", + "\n</untrusted_context>";
+	// wrapUntrusted in packages/core/src/tools/mcp-tool.ts), the blocks'
+	// sizes added up: Gemini CLI measures a one-block result, and with its
+	// experimental context management the sum of the blocks.
+	UntrustedContext
+)
 
 // Profiles is the table of docs/contract.md §7 and docs/clients.md, most specific
 // first: the first profile whose name and version match is the client's.
@@ -80,12 +105,16 @@ var Profiles = []Profile{
 	{Names: []string{"claude-ai"}, Tokens: 30000, Bytes: 140000, Claude: true,
 		Why: "Claude.ai and Claude Desktop; connectors keep about 150,000 characters"},
 	{Names: []string{"ChatGPT", "openai-mcp"}, Tokens: 80000, Why: "ChatGPT"},
-	{Names: []string{"codex-mcp-client", "Codex"}, MinVersion: "0.171.0", Tokens: 9000, Bytes: 36000, JSONContent: true,
+	{Names: []string{"codex-mcp-client", "Codex"}, MinVersion: "0.171.0", Tokens: 9000, Bytes: 36000, Form: JSONContent,
 		Why: "Codex 0.171 keeps 10,000 tokens of a tool output (the JSON of its content array) and cuts the middle; 36,000 bytes covers a 4-bytes-per-token count"},
-	{Names: []string{"codex-mcp-client", "Codex"}, Tokens: 8000, Bytes: 9500, Lines: 250, JSONContent: true,
+	{Names: []string{"codex-mcp-client", "Codex"}, Tokens: 8000, Bytes: 9500, Lines: 250, Form: JSONContent,
 		Why: "older Codex versions keep 10 KiB or 256 lines of a tool output (the JSON of its content array) and drop the middle (openai/codex#6544, #5913)"},
 	{Names: []string{"github-copilot-developer"}, Tokens: 4000, Bytes: 9500,
 		Why: "GitHub Copilot CLI cut MCP output at 10 KB (github/copilot-cli#1732)"},
+	{Names: []string{"gemini-cli-mcp-client"}, Below: "0.33.0", Tokens: Default,
+		Why: "before 0.33.0 Gemini CLI cut only its shell tool's output (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD: 4,000,000 characters to 0.28.2, 40,000 from 0.29.0) and kept MCP results whole; up to 0.25.0 it sent version \"0.0.1\""},
+	{Names: []string{"gemini-cli-mcp-client"}, Tokens: 16000, Bytes: 39000, Form: UntrustedContext,
+		Why: "from 0.33.0 Gemini CLI (truncateOutputIfNeeded) saves a one-block MCP result longer than min(40,000, 4 × the tokens left in its context) characters to a file and shows the model the first 20% and last 80% of 40,000 (formatTruncatedToolOutput); its experimental context management cuts every block once their sum is over 40,000. 39,000 leaves a margin; 16,000 tokens is what 39,000 bytes of CSV holds (~2.4 bytes per token)"},
 }
 
 // Sizes are a client's size limits as a deployment configures them
@@ -119,8 +148,8 @@ type Budget struct {
 	// ErrorChars is what the client keeps of an error's text (0: no limit
 	// besides the others).
 	ErrorChars int
-	// JSONContent: Bytes counts the JSON of the content array (Profile).
-	JSONContent bool
+	// Form is what Bytes counts (Profile.Form).
+	Form Form
 	// Source says where Tokens came from: "client:claude-ai", "config:claude-code",
 	// "default", "argument" (token_budget), "flag".
 	Source string
@@ -140,10 +169,13 @@ func Resolve(c Client, o Overrides, requested int) Budget {
 	claude := false
 	if p, name, ok := profileOf(c); ok {
 		b.Tokens, b.Source, claude = p.Tokens, "client:"+name, p.Claude
-		b.Bytes, b.Lines, b.ErrorChars, b.JSONContent = p.Bytes, p.Lines, p.ErrorChars, p.JSONContent
+		b.Bytes, b.Lines, b.ErrorChars, b.Form = p.Bytes, p.Lines, p.ErrorChars, p.Form
 		b.Profile = name
 		if p.MinVersion != "" {
 			b.Profile += ">=" + p.MinVersion
+		}
+		if p.Below != "" {
+			b.Profile += "<" + p.Below
 		}
 	}
 	if !claude && strings.HasPrefix(strings.ToLower(c.Name), "claude") {
@@ -175,7 +207,8 @@ func Resolve(c Client, o Overrides, requested int) Budget {
 func profileOf(c Client) (Profile, string, bool) {
 	for _, p := range Profiles {
 		for _, n := range p.Names {
-			if strings.EqualFold(n, c.Name) && (p.MinVersion == "" || AtLeast(c.Version, p.MinVersion)) {
+			if strings.EqualFold(n, c.Name) && (p.MinVersion == "" || AtLeast(c.Version, p.MinVersion)) &&
+				(p.Below == "" || before(c.Version, p.Below)) {
 				return p, n, true
 			}
 		}
@@ -191,6 +224,13 @@ func AtLeast(version, min string) bool {
 		return false
 	}
 	return semver.Compare(v, "v"+min) >= 0
+}
+
+// before reports whether version is readable and earlier than every release
+// and pre-release of v (below "v-0", the lowest pre-release semver orders).
+func before(version, v string) bool {
+	s := "v" + strings.TrimPrefix(strings.TrimSpace(version), "v")
+	return semver.IsValid(s) && semver.Compare(s, "v"+v+"-0") < 0
 }
 
 func lookupFold(m map[string]int, key string) (int, bool) {

@@ -63,7 +63,7 @@ func TestKnownClient(t *testing.T) {
 // are what the client itself keeps.
 func TestSizeLimitsFollowTheProfile(t *testing.T) {
 	b := Resolve(Client{Name: "Codex", Version: "0.30.0"}, TokensFor(50000), 20000)
-	if b.Tokens != 20000 || b.Bytes != 9500 || b.Lines != 250 || !b.JSONContent {
+	if b.Tokens != 20000 || b.Bytes != 9500 || b.Lines != 250 || b.Form != JSONContent {
 		t.Errorf("Codex with overrides: %+v; want 20000 tokens, 9500 bytes of JSON, 250 lines", b)
 	}
 	if b := Resolve(Client{Name: "claude-code", Version: "2.1.328"}, Overrides{}, 0); b.ErrorChars != 10000 || b.Bytes != 190000 {
@@ -92,5 +92,37 @@ func TestConfiguredSizes(t *testing.T) {
 	}
 	if b := Resolve(Client{Name: "github-copilot-developer"}, o, 0); b.Bytes != 9500 {
 		t.Errorf("a client without client_limits keeps its profile's: %+v", b)
+	}
+}
+
+// Gemini CLI cuts a one-part MCP result from 0.33.0 on, and an unknown or
+// pre-release version may be that one: only a readable version before 0.33.0
+// (which includes the "0.0.1" every version up to 0.25.0 sent) keeps the
+// default budget without a size limit.
+func TestGeminiCLIProfileByVersion(t *testing.T) {
+	const limited, whole = "gemini-cli-mcp-client", "gemini-cli-mcp-client<0.33.0"
+	for _, tc := range []struct {
+		client        string
+		tokens, bytes int
+		profile       string
+	}{
+		{"gemini-cli-mcp-client/0.61.0", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/0.33.0", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/0.33.0-preview.0", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/0.60.0-nightly.20260905.g85aca163f", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/1.0.0", 16000, 39000, limited},
+		{"gemini-cli-mcp-client", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/unknown", 16000, 39000, limited},
+		{"Gemini-CLI-MCP-Client/0.61.0", 16000, 39000, limited},
+		{"gemini-cli-mcp-client/0.32.1", 30000, 0, whole},
+		{"gemini-cli-mcp-client/0.26.0", 30000, 0, whole},
+		{"gemini-cli-mcp-client/0.0.1", 30000, 0, whole},
+		{"gemini-cli-mcp-client-myserver/0.0.1", 30000, 0, ""}, // 0.8.x named the client after the server: no profile
+	} {
+		b := Resolve(ParseClient(tc.client), Overrides{}, 0)
+		if b.Tokens != tc.tokens || b.Effective != tc.tokens || b.Bytes != tc.bytes || b.Lines != 0 || b.Profile != tc.profile {
+			t.Errorf("%s: %d tokens (fitted to %d), %d bytes, %d lines, profile %q; want %d, %d bytes, profile %q",
+				tc.client, b.Tokens, b.Effective, b.Bytes, b.Lines, b.Profile, tc.tokens, tc.bytes, tc.profile)
+		}
 	}
 }

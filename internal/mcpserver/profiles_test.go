@@ -12,7 +12,8 @@ import (
 
 // Through the server, each client profile is chosen by clientInfo's name and
 // version, and no answer — data, summary or error — is over any of its limits
-// as that client measures it (Codex: the JSON of the content array).
+// as that client measures it (Codex: the JSON of the content array; Gemini
+// CLI: each block wrapped in <untrusted_context>, in UTF-16 units).
 func TestClientProfilesThroughTheServer(t *testing.T) {
 	counter := fit.NewO200k()
 	cfg := testConfig(t)
@@ -24,15 +25,18 @@ func TestClientProfilesThroughTheServer(t *testing.T) {
 	for _, tc := range []struct {
 		client                       string
 		tokens, bytes, lines, errors int
-		jsonContent                  bool
+		jsonContent, untrusted       bool
 	}{
-		{"claude-code/2.1.332", 80000, 190000, 0, 10000, false},
-		{"claude-code/2.1.96", 25000, 49000, 0, 10000, false},
-		{"claude-code", 25000, 49000, 0, 10000, false},
-		{"codex-mcp-client/0.46.0", 8000, 9500, 250, 0, true},
-		{"codex-mcp-client/0.171.0", 9000, 36000, 0, 0, true},
-		{"github-copilot-developer/1.0.3", 4000, 9500, 0, 0, false},
-		{"claude-ai/1.0", 30000, 140000, 0, 0, false},
+		{"claude-code/2.1.332", 80000, 190000, 0, 10000, false, false},
+		{"claude-code/2.1.96", 25000, 49000, 0, 10000, false, false},
+		{"claude-code", 25000, 49000, 0, 10000, false, false},
+		{"codex-mcp-client/0.46.0", 8000, 9500, 250, 0, true, false},
+		{"codex-mcp-client/0.171.0", 9000, 36000, 0, 0, true, false},
+		{"github-copilot-developer/1.0.3", 4000, 9500, 0, 0, false, false},
+		{"claude-ai/1.0", 30000, 140000, 0, 0, false, false},
+		{"gemini-cli-mcp-client/0.61.0", 16000, 39000, 0, 0, false, true},
+		{"gemini-cli-mcp-client", 16000, 39000, 0, 0, false, true},
+		{"gemini-cli-mcp-client/0.32.1", 30000, 0, 0, 0, false, false},
 	} {
 		cs := connect(t, cfg, tc.client)
 		for what, args := range queries {
@@ -52,6 +56,15 @@ func TestClientProfilesThroughTheServer(t *testing.T) {
 			if tc.jsonContent {
 				b, _ := json.Marshal(res.Content) // as Codex shows the model the result
 				bytes = max(bytes, len(b))
+			}
+			if tc.untrusted {
+				// Gemini CLI's wrapUntrusted (packages/core/src/tools/mcp-tool.ts),
+				// measured as JavaScript string length, summed over the blocks.
+				bytes = 0
+				for _, b := range blocks {
+					w := "<untrusted_context>\n" + strings.ReplaceAll(b, "</untrusted_context>", "&lt;/untrusted_context&gt;") + "\n</untrusted_context>"
+					bytes += len(utf16.Encode([]rune(w)))
+				}
 			}
 			lines := strings.Count(text, "\n") + 1
 			chars := len(utf16.Encode([]rune(text)))

@@ -116,18 +116,20 @@ func TestNoPrincipalOrTenantLabels(t *testing.T) {
 
 func TestClientLabelBounded(t *testing.T) {
 	cases := map[string]string{
-		"claude-code":                   "claude-code",
-		"CLAUDE-AI":                     "claude-ai",
-		"chatgpt":                       "ChatGPT",
-		"openai-mcp":                    "openai-mcp",
-		"cursor-vscode":                 "cursor",
-		"Visual Studio Code - Insiders": "vscode",
-		"claude-something-new":          "claude-other",
-		"":                              "unknown",
-		"   ":                           "unknown",
-		"x7f3k2-random-client":          "other",
-		"python-httpx/0.27.0":           "other",
-		strings.Repeat("z", 1000):       "other",
+		"claude-code":                    "claude-code",
+		"CLAUDE-AI":                      "claude-ai",
+		"chatgpt":                        "ChatGPT",
+		"openai-mcp":                     "openai-mcp",
+		"gemini-cli-mcp-client":          "gemini-cli-mcp-client", // a budget profile's name
+		"gemini-cli-mcp-client-myserver": "gemini",
+		"cursor-vscode":                  "cursor",
+		"Visual Studio Code - Insiders":  "vscode",
+		"claude-something-new":           "claude-other",
+		"":                               "unknown",
+		"   ":                            "unknown",
+		"x7f3k2-random-client":           "other",
+		"python-httpx/0.27.0":            "other",
+		strings.Repeat("z", 1000):        "other",
 	}
 	for in, want := range cases {
 		if got := ClientLabel(in); got != want {

@@ -419,7 +419,8 @@ func (g *gen) next() *call {
 	// Clients: every profile of docs/clients.md, with and without the
 	// version that chooses it.
 	c.Client = g.pick([]string{"", "claude-code", "claude-code/2.1.96", "claude-code/2.1.332", "claude-ai", "ChatGPT", "test-client",
-		"codex-mcp-client/0.46.0", "codex-mcp-client/0.171.0", "Codex", "github-copilot-developer/1.0.3"})
+		"codex-mcp-client/0.46.0", "codex-mcp-client/0.171.0", "Codex", "github-copilot-developer/1.0.3",
+		"gemini-cli-mcp-client/0.61.0", "gemini-cli-mcp-client/0.32.1", "gemini-cli-mcp-client"})
 	b := int(math.Exp(math.Log(1000) + g.r.Float64()*(math.Log(80000)-math.Log(1000))))
 	if big && g.chance(0.6) || g.smallBudgets {
 		b = 1000 + g.r.IntN(9000)

@@ -98,6 +98,10 @@ type clientLimits struct {
 	lines       int
 	errorChars  int // UTF-16 units of an error's text
 	jsonContent bool
+	// untrusted: the client measures each block on its own, wrapped as
+	// Gemini CLI wraps it, in UTF-16 units; bytes is then that client's own
+	// threshold, not adsmcp's margin below it.
+	untrusted bool
 }
 
 func limitsOf(client string) clientLimits {
@@ -127,6 +131,14 @@ func limitsOf(client string) clientLimits {
 		return clientLimits{tokens: 8000, bytes: 9500, lines: 250, jsonContent: true}
 	case "github-copilot-developer":
 		return clientLimits{tokens: 4000, bytes: 9500}
+	case "gemini-cli-mcp-client":
+		// From 0.33.0 (and for a version it cannot read, which may be one)
+		// Gemini CLI keeps 40,000 characters of a one-part MCP result and
+		// cuts the middle; before, it kept every MCP result whole.
+		if !atLeast("0.33.0") && atLeast("0.0.0") {
+			return clientLimits{tokens: 30000}
+		}
+		return clientLimits{tokens: 16000, bytes: 40000, untrusted: true}
 	}
 	return clientLimits{tokens: 30000}
 }
@@ -146,6 +158,17 @@ func (l clientLimits) extent(blocks []string) (bytes, lines, chars int) {
 		enc.SetEscapeHTML(false)
 		enc.Encode(content)
 		bytes = len(strings.TrimSuffix(buf.String(), "\n"))
+	}
+	if l.untrusted {
+		// Gemini CLI (packages/core/src/tools/mcp-tool.ts, wrapUntrusted, from
+		// 0.51.0) gives each text block as
+		// "<untrusted_context>\n" + text + "\n</untrusted_context>" with the
+		// closing tag escaped inside; it measures JavaScript string length.
+		bytes = 0
+		for _, b := range blocks {
+			w := "<untrusted_context>\n" + strings.ReplaceAll(b, "</untrusted_context>", "&lt;/untrusted_context&gt;") + "\n</untrusted_context>"
+			bytes += len(utf16.Encode([]rune(w)))
+		}
 	}
 	return bytes, lines, chars
 }
