@@ -153,10 +153,11 @@ func (c *Comparison) pairPeriods(t *Table, g Grain, sp []span) (*Table, []string
 		}
 		keyed.Columns = append(keyed.Columns, col)
 	}
-	keyed.Columns = append(keyed.Columns, &Column{Name: "\x00period", Role: RoleTime, Strings: slices.Repeat([]string{tc.Strings[0]}, t.Len())})
-	if t.Len() == 0 {
-		keyed.Columns[len(keyed.Columns)-1].Strings = nil
+	constant := make([]string, t.Len())
+	for r := range constant {
+		constant[r] = tc.Strings[0]
 	}
+	keyed.Columns = append(keyed.Columns, &Column{Name: "\x00period", Role: RoleTime, Strings: constant})
 	out, dropped, err := Rollup(keyed, Total)
 	if err != nil {
 		return nil, nil, err

@@ -163,7 +163,7 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	if x := c.cmp.exp[g]; x != nil {
 		return x
 	}
-	x := &cmpExpect{Comparison: d.Compare(c.q, c.cmp.ws, c.cmp.we, g, c.userDims), byKey: map[string]*Paired{}}
+	x := &cmpExpect{Comparison: d.Compare(c.q, c.cmp.mode, c.cmp.ws, c.cmp.we, g, c.userDims), byKey: map[string]*Paired{}}
 	for _, p := range x.Rows {
 		x.byKey[p.Key()] = p
 	}
@@ -390,6 +390,12 @@ func logCompareCoverage(t *testing.T, cases []*tcase, generated int, took time.D
 		modes[c.cmp.mode]++
 		if c.isCSV() {
 			grains[c.q.Grain+"→"+c.returned()]++
+			if g := c.returned(); g != "total" && len(Periods(g, c.q.Start, c.q.End)) != len(Periods(g, c.cmp.ws, c.cmp.we)) {
+				// The windows cut into different numbers of calendar
+				// periods at the grain returned: the comparison
+				// window's periods are cut to match.
+				sel["recut:"+c.q.Grain+"→"+g]++
+			}
 			if i := c.tab.col("compare_status"); i >= 0 {
 				for _, r := range c.tab.rows {
 					statuses[r[i]]++
