@@ -103,6 +103,9 @@ func windowOf(start, end time.Time) Window {
 type comparing struct {
 	cmp       *Comparison
 	cur, base *Table
+	// asked is the current window's table as the source returned it, step
+	// 1's rows included (Comparison.Base is the comparison window's).
+	asked *Table
 }
 
 // fitCompare is Fit for a Comparison: step 1 on both windows, then the joined
@@ -129,7 +132,7 @@ func fitCompare(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	}
 	cur := p.filter(t, &p.meta)
 	base := p.filterCompare(cmp.Base, &p.meta)
-	p.cmp = &comparing{cmp: cmp, cur: cur, base: base}
+	p.cmp = &comparing{cmp: cmp, cur: cur, base: base, asked: t}
 	p.meta.Warnings = appendNew(p.meta.Warnings, noticeWarnings(cmp.Base.Notices)...)
 	p.meta.Warnings = append(p.meta.Warnings, p.windowWarnings()...)
 

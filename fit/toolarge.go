@@ -46,8 +46,18 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 		suggestions = p.suggestions(baseView, p.meta)
 		largest.MainMetric = p.mainMetric(base)
 		complete = Summarize(base, largest)
-		if p.cmp != nil {
+		switch {
+		case p.cmp != nil:
 			p.compareSummary(complete, base)
+			whole, err := p.askedWhole(p.cmp.asked, p.cmp.cmp.Base)
+			if err != nil {
+				return nil, err
+			}
+			if whole != nil {
+				complete.overWhole(metricSummariesOf(whole))
+			}
+		case p.source != nil && p.source != base:
+			complete.overWhole(metricSummariesOf(p.source))
 		}
 	} else {
 		var err error
