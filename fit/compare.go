@@ -341,7 +341,7 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain selected by %s", pluralRows(joined.Len()), pluralRows(all), g, cmp.Selection)})
 	}
 	cm := &ComparisonMeta{Mode: cmp.Mode, Current: windowOf(p.opt.Start, p.opt.End), Compare: windowOf(cmp.Start, cmp.End),
-		Alignment: alignmentWords(g),
+		Alignment: p.alignmentWords(g),
 		Columns: fmt.Sprintf("for each metric m: m (current window), m%s, m%s (current minus comparison), m%s (change as %% of the comparison value; empty when that is 0); %s is %s, %s (only in the current window) or %s (only in the comparison window)",
 			CompareSuffix, ChangeSuffix, ChangePctSuffix, StatusColumn, StatusBoth, StatusNew, StatusStopped)}
 	if st := joined.Column(StatusColumn); st != nil {
@@ -360,19 +360,28 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 	return joined, meta, nil
 }
 
-// alignmentWords says how rows of the two windows are paired at grain g.
-func alignmentWords(g Grain) string {
+// alignmentWords says how rows of the two windows are paired at grain g,
+// and what the windows' lengths mean for the pairing.
+func (p *pipeline) alignmentWords(g Grain) string {
+	cw, bw := windowOf(p.opt.Start, p.opt.End), windowOf(p.cmp.cmp.Start, p.cmp.cmp.End)
 	if g == Total {
+		if cw.Days != bw.Days {
+			return fmt.Sprintf("each window's totals, row by row on equal dimension values; the windows differ in length (%d days against %d)", cw.Days, bw.Days)
+		}
 		return "each window's totals, row by row on equal dimension values"
 	}
-	w := g.PeriodWord()
-	return fmt.Sprintf("by position: %s i of the current window against period i of the comparison window, which begins on the day the comparison pairs with that %s's first day (%s) and ends the day before the next begins, so both windows have the same number of periods and no row is new or stopped because of where periods fall on the calendar; %s labels the current %s, %s%s the comparison period: its %s label when it is one (or the window's part of one), else its first and last day (2026-06-04%s2026-07-02); a comparison period with no day paired has an empty label",
-		w, w, pairRule, g.TimeColumn(), w, ComparePrefix, g.TimeColumn(), w, SpanSeparator)
+	lengths := ""
+	if cw.Days != bw.Days {
+		lengths = fmt.Sprintf(" The windows differ in length (%d days against %d): a comparison period can hold more days than the current one it faces (its label names them), or none (an empty label, its rows new).", cw.Days, bw.Days)
+	}
+	w, tc := g.PeriodWord(), g.TimeColumn()
+	return fmt.Sprintf("by position: each %s of the current window against the comparison window's days paired with it. Each day of the current window is paired with one day of the comparison window (%s); comparison period i runs from the day paired with the first day of current %s i to the day before the next, so both windows have as many periods and no row is new or stopped because of where periods fall on the calendar. %s labels the current %s; %s%s labels the comparison period as a %s when it is one (or the window's part of one), else by its first and last day (YYYY-MM-DD%sYYYY-MM-DD).%s",
+		w, pairRule, w, tc, w, ComparePrefix, tc, w, SpanSeparator, lengths)
 }
 
 // pairRule says which day of the comparison window is paired with a day of
 // the current window (Comparison.Pair, internal/query's Compare.Pair).
-const pairRule = "the same day of the month when the comparison window is the date range moved by whole months, as previous_year and previous_period at monthly and quarterly grain are, 29 February to 28 February; otherwise the day as many days from the comparison window's start"
+const pairRule = "the same day of the month when the comparison window is the date range moved by whole months — previous_year, and previous_period at monthly or quarterly grain — with 29 February paired with 28 February; otherwise the day as many days after the comparison window's start"
 
 // takeRows is t with only the given rows, in that order, none cut by a limit.
 func takeRows(t *Table, rows []int) *Table {

@@ -432,3 +432,67 @@ func TestFitCompareCoarsenedPeriodsPairWhole(t *testing.T) {
 	}
 	t.Logf("grains %v", grains)
 }
+
+// A whole February compared with the whole February a year earlier: the
+// windows differ by a day (28 against 29), and _meta.comparison says both
+// lengths. Each day pairs with the same date; the shorter window's last day
+// faces 28–29 February of the leap year (one row, both days' spend), and the
+// leap day of the longer window faces no day (an empty label: new, as the
+// alignment says) — no row is stopped because the leap day has no twin.
+func TestFitCompareLeapFebruary(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	build := func(start, end time.Time) *Table {
+		b := NewBuilder(Daily, Period(Daily), Dimension("campaign"), SumMetric("spend").InCurrency("USD"))
+		for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+			b.Row(d.Format(time.DateOnly), "A", 1.0)
+		}
+		tab, err := b.Table()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	// The same day of the month a year earlier, 29 February to 28 February
+	// (internal/query's previous_year rule).
+	yearBack := func(d time.Time) time.Time {
+		if d.Month() == time.February && d.Day() == 29 {
+			return time.Date(d.Year()-1, 2, 28, 0, 0, 0, 0, time.UTC)
+		}
+		return d.AddDate(-1, 0, 0)
+	}
+	for _, c := range []struct {
+		cs, ce, bs, be   string
+		lastCmp          string
+		lastSpend        float64
+		lastStatus       string
+		curDays, cmpDays int
+	}{
+		{"2025-02-01", "2025-02-28", "2024-02-01", "2024-02-29", "2024-02-28..2024-02-29", 2, StatusBoth, 28, 29},
+		{"2024-02-01", "2024-02-29", "2023-02-01", "2023-02-28", "", 0, StatusNew, 29, 28},
+	} {
+		cs, ce, bs, be := day(c.cs), day(c.ce), day(c.bs), day(c.be)
+		resp, err := Fit(context.Background(), build(cs, ce), Options{Budget: 20000, Start: cs, End: ce,
+			Compare: &Comparison{Base: build(bs, be), Start: bs, End: be, Mode: "previous_year", Pair: yearBack}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Kind != KindData {
+			t.Fatalf("%s: %s", c.cs, resp.Kind)
+		}
+		m := resp.Meta.Comparison
+		if m.Current.Days != c.curDays || m.Compare.Days != c.cmpDays || m.Stopped != 0 || !strings.Contains(m.Alignment, fmt.Sprintf("%d days against %d", c.curDays, c.cmpDays)) {
+			t.Fatalf("%s: _meta.comparison %+v", c.cs, m)
+		}
+		j := SortRows(resp.Table, []SortKey{{Column: "date"}})
+		last := j.Len() - 1
+		if j.Len() != c.curDays || j.Column("compare_date").Strings[last] != c.lastCmp || j.Column("spend_compare").Numbers[last] != c.lastSpend ||
+			j.Column(StatusColumn).Strings[last] != c.lastStatus {
+			t.Fatalf("%s: %d rows, last %s", c.cs, j.Len(), resp.Blocks[1][strings.LastIndex(strings.TrimSpace(resp.Blocks[1]), "\n"):])
+		}
+		for r := range last {
+			if st := j.Column(StatusColumn).Strings[r]; st != StatusBoth {
+				t.Fatalf("%s: row %d is %s", c.cs, r, st)
+			}
+		}
+	}
+}
