@@ -496,3 +496,12 @@ func TestFitCompareLeapFebruary(t *testing.T) {
 		}
 	}
 }
+
+// A comparison summary's range of comparison labels is by the first day each
+// names: a period labelled by its dates sorts among quarters by its first day.
+func TestLabelRangeByFirstDay(t *testing.T) {
+	first, last := labelRange(Quarterly, []string{"2026-Q3", "", "2026-06-04..2026-07-02", "2026-07-03..2026-10-01"})
+	if first != "2026-06-04..2026-07-02" || last != "2026-07-03..2026-10-01" {
+		t.Fatalf("range %q to %q", first, last)
+	}
+}

@@ -127,4 +127,19 @@ func TestSummaryFiguresAreOverEverythingAsked(t *testing.T) {
 		}
 	}
 	wantWhole(t, "comparison", resp.TooLarge.Summary, want)
+	// A ratio's change is the difference of the two windows' overall
+	// ratios, each over everything asked.
+	baseTotals := totalsByCurrency(base)
+	for _, m := range resp.TooLarge.Summary.Metrics {
+		if m.Field == "cpa_change" {
+			w := want["cpa "+m.Currency] - baseTotals["cpa "+m.Currency]
+			if m.Overall == nil || math.Abs(*m.Overall-w) > 0.0001 {
+				t.Errorf("cpa_change %s: %v, want %.4f", m.Currency, deref(m.Overall), w)
+			}
+			delete(baseTotals, "cpa "+m.Currency)
+		}
+	}
+	if _, ok := baseTotals["cpa USD"]; ok {
+		t.Errorf("no cpa_change USD in %+v", resp.TooLarge.Summary.Metrics)
+	}
 }

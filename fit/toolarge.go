@@ -48,7 +48,8 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 		complete = Summarize(base, largest)
 		switch {
 		case p.cmp != nil:
-			p.compareSummary(complete, base)
+			// The totals first: a ratio's change is the difference of
+			// the two windows' overall ratios.
 			whole, err := p.askedWhole(p.cmp.asked, p.cmp.cmp.Base)
 			if err != nil {
 				return nil, err
@@ -56,6 +57,7 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 			if whole != nil {
 				complete.overWhole(metricSummariesOf(whole))
 			}
+			p.compareSummary(complete, base)
 		case p.source != nil && p.source != base:
 			complete.overWhole(metricSummariesOf(p.source))
 		}
