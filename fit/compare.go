@@ -12,8 +12,9 @@ import (
 // Comparison asks Fit to answer the table (the current window, Options.Start
 // to Options.End) side by side with the same query over another window: a
 // period-over-period answer. The pipeline joins the two tables row by row —
-// equal dimension values and, at a time grain, the same position in the
-// window (week 1 against week 1) — and fits the joined table as it fits any
+// equal dimension values and, at a time grain, the same position: period i
+// of the current window against the comparison window's days paired with it
+// (spans) — and fits the joined table as it fits any
 // other: each coarser grain is made by coarsening both windows alike (rolled
 // up, or asked of the source again) and joining them anew, never by rolling
 // up joined rows, whose periods would no longer line up.
