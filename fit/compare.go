@@ -12,8 +12,9 @@ import (
 // Comparison asks Fit to answer the table (the current window, Options.Start
 // to Options.End) side by side with the same query over another window: a
 // period-over-period answer. The pipeline joins the two tables row by row —
-// equal dimension values and, at a time grain, the same position in the
-// window (week 1 against week 1) — and fits the joined table as it fits any
+// equal dimension values and, at a time grain, the same position: period i
+// of the current window against the comparison window's days paired with it
+// (spans) — and fits the joined table as it fits any
 // other: each coarser grain is made by coarsening both windows alike (rolled
 // up, or asked of the source again) and joining them anew, never by rolling
 // up joined rows, whose periods would no longer line up.
@@ -36,6 +37,12 @@ type Comparison struct {
 	Start, End time.Time
 	// Mode names how the window was chosen ("previous_period"), for _meta.
 	Mode string
+	// Pair is the day of the comparison window paired with day d of the
+	// current window (the mode's rule: internal/query's Compare.Pair); nil
+	// pairs the k-th day of one window with the k-th of the other. The
+	// comparison window's periods are cut where Pair puts the first days of
+	// the current window's periods (spans).
+	Pair func(d time.Time) time.Time
 	// Requery fetches the comparison window afresh at a coarser grain, as
 	// Options.Requery does for the current one.
 	Requery func(ctx context.Context, g Grain) (*Table, error)
@@ -97,6 +104,9 @@ func windowOf(start, end time.Time) Window {
 type comparing struct {
 	cmp       *Comparison
 	cur, base *Table
+	// asked is the current window's table as the source returned it, step
+	// 1's rows included (Comparison.Base is the comparison window's).
+	asked *Table
 }
 
 // fitCompare is Fit for a Comparison: step 1 on both windows, then the joined
@@ -123,20 +133,42 @@ func fitCompare(ctx context.Context, t *Table, opt Options) (*Response, error) {
 	}
 	cur := p.filter(t, &p.meta)
 	base := p.filterCompare(cmp.Base, &p.meta)
-	p.cmp = &comparing{cmp: cmp, cur: cur, base: base}
+	p.cmp = &comparing{cmp: cmp, cur: cur, base: base, asked: t}
 	p.meta.Warnings = appendNew(p.meta.Warnings, noticeWarnings(cmp.Base.Notices)...)
 	p.meta.Warnings = append(p.meta.Warnings, p.windowWarnings()...)
 
-	joined, meta, err := p.compareAt(p.requested, cur, base, p.meta)
+	meta := p.meta
+	paired, _, err := p.baseAt(ctx, p.requested, &meta)
 	if err != nil {
 		return nil, err
 	}
-	p.meta = meta
-	if resp, ok, err := p.render(joined, meta); err != nil || ok {
-		return resp, err
+	var joined *Table
+	if paired != nil {
+		if joined, meta, err = p.compareAt(p.requested, cur, paired, meta); err != nil {
+			return nil, err
+		}
+		p.meta = meta
+		if resp, ok, err := p.render(joined, meta); err != nil || ok {
+			return resp, err
+		}
 	}
 	if resp, err := p.coarsenEach(ctx, p.requested, func(g Grain) (*Table, Meta, error) { return p.coarsenCompare(ctx, g) }); err != nil || resp != nil {
 		return resp, err
+	}
+	if joined == nil {
+		// The comparison window's rows could not be cut at the requested
+		// grain: the summary describes the comparison of the totals.
+		curTotal, _, err := Rollup(p.cmp.cur, Total)
+		if err != nil {
+			return nil, err
+		}
+		baseTotal, _, err := Rollup(p.cmp.base, Total)
+		if err != nil {
+			return nil, err
+		}
+		if joined, _, err = p.compareAt(Total, curTotal, baseTotal, p.meta); err != nil {
+			return nil, err
+		}
 	}
 	return p.tooLarge(ctx, joined)
 }
@@ -164,7 +196,7 @@ func (p *pipeline) coarsenCompare(ctx context.Context, g Grain) (*Table, Meta, e
 	if err != nil || cur == nil {
 		return nil, meta, err
 	}
-	base, baseAsked, err := p.windowAt(ctx, p.cmp.base, g, p.cmp.cmp.Requery, &meta, " (comparison window)")
+	base, baseAsked, err := p.baseAt(ctx, g, &meta)
 	if err != nil || base == nil {
 		return nil, meta, err
 	}
@@ -181,17 +213,48 @@ func (p *pipeline) coarsenCompare(ctx context.Context, g Grain) (*Table, Meta, e
 	}
 	meta.Optimizations = append(meta.Optimizations, Optimization{Type: "granularity_change", From: string(p.requested), To: string(g),
 		RowsBefore: p.cmp.cur.Len() + p.cmp.base.Len(), RowsAfter: joined.Len(),
-		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete comparison fits: both windows (%d and %d %s rows) were %s and compared again, %s against %s",
-			p.requested, g, p.cmp.cur.Len(), p.cmp.base.Len(), p.requested, how, firstPeriod(g), firstPeriod(g))})
+		Detail: fmt.Sprintf("Changed time aggregation from %s to %s so the complete comparison fits: both windows (%d and %d %s rows) were %s and compared again, %s",
+			p.requested, g, p.cmp.cur.Len(), p.cmp.base.Len(), p.requested, how, pairingWords(g))})
 	return joined, meta, nil
 }
 
-// firstPeriod is "week 1", "month 1", or "the whole window" at total grain.
-func firstPeriod(g Grain) string {
+// pairingWords says in a phrase how the windows' periods face each other at g.
+func pairingWords(g Grain) string {
 	if g == Total {
-		return "the whole window"
+		return "the whole window against the whole window"
 	}
-	return g.PeriodWord() + " 1"
+	w := g.PeriodWord()
+	return fmt.Sprintf("each %s of the current window against the days of the comparison window paired with it", w)
+}
+
+// baseAt is the comparison window cut into the periods paired with the
+// current window's at grain g (spans): from its rows in hand when they can be
+// cut there (and keep every metric), else asked of the source at g, else at
+// daily grain; nil when none can be. It reports whether the source was asked.
+func (p *pipeline) baseAt(ctx context.Context, g Grain, meta *Meta) (*Table, bool, error) {
+	cmp := p.cmp.cmp
+	sp := cmp.spans(g, p.opt.Start, p.opt.End)
+	inHand, dropped, err := cmp.pairPeriods(p.cmp.base, g, sp)
+	if err != nil || (inHand != nil && len(dropped) == 0) || cmp.Requery == nil {
+		return inHand, false, err
+	}
+	for _, at := range []Grain{g, Daily} {
+		if at == p.requested || (at == Daily && g == Daily) {
+			continue // the rows in hand are at this grain
+		}
+		fresh, err := p.requeryWindow(ctx, at, cmp.Requery, meta, " (comparison window)")
+		if err != nil {
+			return nil, true, err
+		}
+		paired, left, err := cmp.pairPeriods(fresh, g, sp)
+		if err != nil {
+			return nil, true, err
+		}
+		if paired != nil && (len(left) == 0 || inHand == nil) {
+			return paired, true, nil
+		}
+	}
+	return inHand, false, nil
 }
 
 // windowAt is one window's table at grain g: rolled up exactly when it can
@@ -213,13 +276,20 @@ func (p *pipeline) windowAt(ctx context.Context, t *Table, g Grain, requery func
 	} else if requery == nil {
 		return nil, false, nil
 	}
+	kept, err := p.requeryWindow(ctx, g, requery, meta, which)
+	return kept, true, err
+}
+
+// requeryWindow asks requery for one window at grain g and applies step 1 to
+// its rows, reporting both in meta.
+func (p *pipeline) requeryWindow(ctx context.Context, g Grain, requery func(context.Context, Grain) (*Table, error), meta *Meta, which string) (*Table, error) {
 	fresh, err := requery(ctx, g)
 	meta.SourceCalls++
 	if err != nil {
-		return nil, true, fmt.Errorf("fit: re-query%s at %s grain: %w", which, g, err)
+		return nil, fmt.Errorf("fit: re-query%s at %s grain: %w", which, g, err)
 	}
 	if err := fresh.Validate(); err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	kept, removed, _ := dropEmptyDimensionRows(fresh)
 	if len(removed) > 0 {
@@ -228,14 +298,15 @@ func (p *pipeline) windowAt(ctx context.Context, t *Table, g Grain, requery func
 		meta.Optimizations = append(meta.Optimizations, o)
 	}
 	meta.Warnings = appendNew(meta.Warnings, noticeWarnings(fresh.Notices)...)
-	return kept, true, nil
+	return kept, nil
 }
 
-// compareAt joins the two windows' tables at grain g, applies the
-// comparison's selection and the caller's order, and sets _meta.comparison.
+// compareAt joins the two windows' tables at grain g — base cut into the
+// periods paired with cur's (baseAt) — applies the comparison's selection and
+// the caller's order, and sets _meta.comparison.
 func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta, error) {
 	cmp := p.cmp.cmp
-	joined, left, err := joinWindows(cur, base, g, p.opt.Start, p.opt.End, cmp.Start, cmp.End)
+	joined, left, err := joinWindows(cur, base, g, windowPeriods(g, p.opt.Start, p.opt.End), spanLabels(cmp.spans(g, p.opt.Start, p.opt.End)))
 	if err != nil {
 		return nil, meta, err
 	}
@@ -271,7 +342,7 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain selected by %s", pluralRows(joined.Len()), pluralRows(all), g, cmp.Selection)})
 	}
 	cm := &ComparisonMeta{Mode: cmp.Mode, Current: windowOf(p.opt.Start, p.opt.End), Compare: windowOf(cmp.Start, cmp.End),
-		Alignment: alignmentWords(g),
+		Alignment: p.alignmentWords(g),
 		Columns: fmt.Sprintf("for each metric m: m (current window), m%s, m%s (current minus comparison), m%s (change as %% of the comparison value; empty when that is 0); %s is %s, %s (only in the current window) or %s (only in the comparison window)",
 			CompareSuffix, ChangeSuffix, ChangePctSuffix, StatusColumn, StatusBoth, StatusNew, StatusStopped)}
 	if st := joined.Column(StatusColumn); st != nil {
@@ -290,15 +361,28 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 	return joined, meta, nil
 }
 
-// alignmentWords says how rows of the two windows are paired at grain g.
-func alignmentWords(g Grain) string {
+// alignmentWords says how rows of the two windows are paired at grain g,
+// and what the windows' lengths mean for the pairing.
+func (p *pipeline) alignmentWords(g Grain) string {
+	cw, bw := windowOf(p.opt.Start, p.opt.End), windowOf(p.cmp.cmp.Start, p.cmp.cmp.End)
 	if g == Total {
+		if cw.Days != bw.Days {
+			return fmt.Sprintf("each window's totals, row by row on equal dimension values; the windows differ in length (%d days against %d)", cw.Days, bw.Days)
+		}
 		return "each window's totals, row by row on equal dimension values"
 	}
-	w := g.PeriodWord()
-	return fmt.Sprintf("by position: %s 1 of the current window against %s 1 of the comparison window, and so on; %s and %s%s label each row's two %ss",
-		w, w, g.TimeColumn(), ComparePrefix, g.TimeColumn(), w)
+	lengths := ""
+	if cw.Days != bw.Days {
+		lengths = fmt.Sprintf(" The windows differ in length (%d days against %d): a comparison period can hold more days than the current one it faces (its label names them), or none (an empty label, its rows new).", cw.Days, bw.Days)
+	}
+	w, tc := g.PeriodWord(), g.TimeColumn()
+	return fmt.Sprintf("by position: each %s of the current window against the comparison window's days paired with it. Each day of the current window is paired with one day of the comparison window (%s); comparison period i runs from the day paired with the first day of current %s i to the day before the next, so both windows have as many periods and no row is new or stopped because of where periods fall on the calendar. %s labels the current %s; %s%s labels the comparison period as a %s when it is one (or the window's part of one), else by its first and last day (YYYY-MM-DD%sYYYY-MM-DD).%s",
+		w, pairRule, w, tc, w, ComparePrefix, tc, w, SpanSeparator, lengths)
 }
+
+// pairRule says which day of the comparison window is paired with a day of
+// the current window (Comparison.Pair, internal/query's Compare.Pair).
+const pairRule = "the same day of the month when the comparison window is the date range moved by whole months — previous_year, and previous_period at monthly or quarterly grain — with 29 February paired with 28 February; otherwise the day as many days after the comparison window's start"
 
 // takeRows is t with only the given rows, in that order, none cut by a limit.
 func takeRows(t *Table, rows []int) *Table {
@@ -339,16 +423,18 @@ func windowPeriods(g Grain, start, end time.Time) []string {
 	return out
 }
 
-// joinWindows pairs the rows of cur (the window cs…ce) and base (bs…be), both
-// at grain g, on equal dimension values and the same period position, and
-// returns the joined table and the visible metrics left out because one
-// window lacks them.
-func joinWindows(cur, base *Table, g Grain, cs, ce, bs, be time.Time) (*Table, []string, error) {
-	curPeriods, basePeriods := windowPeriods(g, cs, ce), windowPeriods(g, bs, be)
+// joinWindows pairs the rows of cur and base, both at grain g, on equal
+// dimension values and the same period position — curPeriods and basePeriods
+// are each window's period labels by position ("" for a comparison period
+// holding no day) — and returns the joined table and the visible metrics
+// left out because one window lacks them.
+func joinWindows(cur, base *Table, g Grain, curPeriods, basePeriods []string) (*Table, []string, error) {
 	position := func(periods []string) map[string]int {
 		m := make(map[string]int, len(periods))
 		for i, l := range periods {
-			m[l] = i
+			if l != "" || g == Total {
+				m[l] = i
+			}
 		}
 		return m
 	}
@@ -621,11 +707,11 @@ func (p *pipeline) rolledAt(base *Table, g Grain) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	old, baseDropped, err := Rollup(p.cmp.base, g)
+	old, baseDropped, err := p.cmp.cmp.pairPeriods(p.cmp.base, g, p.cmp.cmp.spans(g, p.opt.Start, p.opt.End))
 	if err != nil {
 		return nil, err
 	}
-	if len(curDropped) > 0 || len(baseDropped) > 0 {
+	if old == nil || len(curDropped) > 0 || len(baseDropped) > 0 {
 		return nil, nil
 	}
 	joined, _, err := p.compareAt(g, cur, old, Meta{})

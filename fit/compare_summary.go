@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Movers are, in a comparison's data_too_large summary, the values of the
@@ -73,24 +74,36 @@ func (p *pipeline) compareSummary(s *Summary, j *Table) {
 	for i, d := range s.Dimensions {
 		if c := j.Column(d.Field); c != nil && d.Field != StatusColumn && strings.HasPrefix(d.Field, ComparePrefix) && c.Unit {
 			d.TopValues, d.TopByMetric = []string{}, nil
-			d.First, d.Last = labelRange(c.Strings)
+			d.First, d.Last = labelRange(grainOf(j), c.Strings)
 			s.Dimensions[i] = d
 		}
 	}
 	s.Movers = p.movers(j)
 }
 
-// labelRange is the smallest and largest non-empty label.
-func labelRange(labels []string) (first, last string) {
+// labelRange is the earliest and latest non-empty label of grain g, by the
+// first day each names (a comparison period's dates, "2026-06-04..2026-07-02",
+// sort among calendar labels such as "2026-Q3" by that day).
+func labelRange(g Grain, labels []string) (first, last string) {
+	day := func(l string) string {
+		if from, _, ok := strings.Cut(l, SpanSeparator); ok {
+			return from
+		}
+		if d, err := ParsePeriod(g, l); err == nil {
+			return d.Format(time.DateOnly)
+		}
+		return l
+	}
+	var firstDay, lastDay string
 	for _, l := range labels {
 		if l == "" {
 			continue
 		}
-		if first == "" || l < first {
-			first = l
+		if d := day(l); first == "" || d < firstDay {
+			first, firstDay = l, d
 		}
-		if l > last {
-			last = l
+		if d := day(l); last == "" || d > lastDay {
+			last, lastDay = l, d
 		}
 	}
 	return first, last

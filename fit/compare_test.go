@@ -60,7 +60,11 @@ func positionOf(t *testing.T, g Grain, label string, start time.Time) int {
 // expectedPairs aggregates a window's rows (step 1 applied: rows with every
 // dimension empty left out) by dimensions and period position at grain g:
 // spend per key, an oracle sharing no code with the join.
-func expectedPairs(t *testing.T, tab *Table, g Grain, start time.Time) map[string]float64 {
+func expectedPairs(t *testing.T, tab *Table, g Grain, start time.Time, pairedWith ...time.Time) map[string]float64 {
+	var pairedStart, pairedEnd time.Time
+	if len(pairedWith) == 2 {
+		pairedStart, pairedEnd = pairedWith[0], pairedWith[1]
+	}
 	t.Helper()
 	out := map[string]float64{}
 	var dims []*Column
@@ -86,8 +90,18 @@ func expectedPairs(t *testing.T, tab *Table, g Grain, start time.Time) map[strin
 		if err != nil {
 			t.Fatal(err)
 		}
-		label := periodOf(g, day)
-		parts = append(parts, strconv.Itoa(positionOf(t, g, label, start)))
+		label, from := periodOf(g, day), start
+		if cs := pairedStart; !cs.IsZero() {
+			// A comparison window's day sits at the position of the
+			// current window's day as far from its start, the days past
+			// the current window's end in its last period.
+			cur := cs.AddDate(0, 0, int(day.Sub(start).Hours()/24))
+			if cur.After(pairedEnd) {
+				cur = pairedEnd
+			}
+			label, from = periodOf(g, cur), cs
+		}
+		parts = append(parts, strconv.Itoa(positionOf(t, g, label, from)))
 		out[strings.Join(parts, "|")] += spend.Numbers[r]
 	}
 	return out
@@ -148,7 +162,7 @@ func TestFitCompareProperties(t *testing.T) {
 		}
 		g := resp.Meta.TimeGranularity.Returned
 		grains[g]++
-		wantCur, wantBase := expectedPairs(t, cur, g, cs), expectedPairs(t, base, g, bs)
+		wantCur, wantBase := expectedPairs(t, cur, g, cs), expectedPairs(t, base, g, bs, cs, ce)
 		j := resp.Table
 		var dims []*Column
 		for _, name := range dimNames(cur) {
@@ -165,13 +179,22 @@ func TestFitCompareProperties(t *testing.T) {
 			pos := 0
 			if tc != nil {
 				cl := j.Column(ComparePrefix + g.TimeColumn())
-				if tc.Strings[row] == "" { // beyond the shorter current window
-					pos = positionOf(t, g, cl.Strings[row], bs)
-				} else {
-					pos = positionOf(t, g, tc.Strings[row], cs)
-				}
-				if cl.Strings[row] != "" && positionOf(t, g, cl.Strings[row], bs) != pos {
-					t.Fatalf("seed %d: row %d pairs %s with %s", seed, row, tc.Strings[row], cl.Strings[row])
+				pos = positionOf(t, g, tc.Strings[row], cs)
+				// The comparison period's label names its days: its
+				// first day is as far from the comparison window's start
+				// as the current period's first day from the current's.
+				if l := cl.Strings[row]; l != "" {
+					first, _, isRange := strings.Cut(l, SpanSeparator)
+					var d time.Time
+					if isRange {
+						d, _ = time.Parse(time.DateOnly, first)
+					} else {
+						d, _ = ParsePeriod(g, l)
+					}
+					curFirst, _ := ParsePeriod(g, tc.Strings[row])
+					if max(d.Unix(), bs.Unix())-bs.Unix() != max(curFirst.Unix(), cs.Unix())-cs.Unix() {
+						t.Fatalf("seed %d: row %d pairs %s with %s", seed, row, tc.Strings[row], l)
+					}
 				}
 			}
 			k := strings.Join(append(parts, strconv.Itoa(pos)), "|")
@@ -182,7 +205,7 @@ func TestFitCompareProperties(t *testing.T) {
 			c, inCur := wantCur[k]
 			b, inBase := wantBase[k]
 			if math.Abs(spend.Numbers[row]-c) > 1e-6 || math.Abs(old.Numbers[row]-b) > 1e-6 {
-				t.Fatalf("seed %d: %s at %s: spend %v / %v, want %v / %v", seed, k, g, spend.Numbers[row], old.Numbers[row], c, b)
+				t.Fatalf("seed %d: %s at %s: spend %v / %v, want %v / %v (%s–%s against %s–%s)", seed, k, g, spend.Numbers[row], old.Numbers[row], c, b, cs.Format(time.DateOnly), ce.Format(time.DateOnly), bs.Format(time.DateOnly), be.Format(time.DateOnly))
 			}
 			if math.Abs(change.Numbers[row]-(c-b)) > 1e-6 {
 				t.Fatalf("seed %d: change %v, want %v", seed, change.Numbers[row], c-b)
@@ -351,5 +374,134 @@ func TestFitCompareSummaryNeverAveragesRatios(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no frequency_change in %+v", resp.TooLarge.Summary.Metrics)
+	}
+}
+
+// A comparison coarsened to a grain at which the two windows fall
+// differently on the calendar (Sep 2 – Nov 30 against Jun 4 – Sep 1 cut into
+// months: three periods against four) still pairs period i with period i:
+// campaigns that delivered every day of both windows are in both, at every
+// grain returned, and each side holds exactly its window's spend.
+func TestFitCompareCoarsenedPeriodsPairWhole(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	cs, ce, bs, be := day("2026-09-02"), day("2026-11-30"), day("2026-06-04"), day("2026-09-01")
+	build := func(start, end time.Time) *Table {
+		b := NewBuilder(Daily, Period(Daily), Dimension("campaign"), SumMetric("spend").InCurrency("USD"))
+		for c := range 30 {
+			for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+				b.Row(d.Format(time.DateOnly), fmt.Sprintf("campaign %02d", c), 1.0)
+			}
+		}
+		tab, err := b.Table()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	grains := map[Grain]bool{}
+	for _, budget := range []int{3000, 6000, 9000, 20000, 40000} {
+		resp, err := Fit(context.Background(), build(cs, ce), Options{Budget: budget, Start: cs, End: ce,
+			Compare: &Comparison{Base: build(bs, be), Start: bs, End: be, Mode: "previous_period"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Kind != KindData {
+			continue
+		}
+		g := resp.Meta.TimeGranularity.Returned
+		grains[g] = true
+		j := resp.Table
+		st, cur, old := j.Column(StatusColumn), j.Column("spend"), j.Column("spend"+CompareSuffix)
+		var sumCur, sumOld float64
+		for r := range j.Len() {
+			if st.Strings[r] != StatusBoth {
+				t.Fatalf("budget %d, %s grain: row %d is %s (%v)", budget, g, r, st.Strings[r], resp.Blocks[1][:min(400, len(resp.Blocks[1]))])
+			}
+			sumCur += cur.Numbers[r]
+			sumOld += old.Numbers[r]
+		}
+		if sumCur != 30*90 || sumOld != 30*90 {
+			t.Fatalf("%s grain: spend %v against %v, want 2700 each", g, sumCur, sumOld)
+		}
+		if m := resp.Meta.Comparison; m.Stopped != 0 || m.New != 0 {
+			t.Fatalf("%s grain: _meta.comparison %+v", g, m)
+		}
+	}
+	if !grains[Monthly] && !grains[Weekly] && !grains[Quarterly] {
+		t.Fatalf("no coarsened grain among %v", grains)
+	}
+	t.Logf("grains %v", grains)
+}
+
+// A whole February compared with the whole February a year earlier: the
+// windows differ by a day (28 against 29), and _meta.comparison says both
+// lengths. Each day pairs with the same date; the shorter window's last day
+// faces 28–29 February of the leap year (one row, both days' spend), and the
+// leap day of the longer window faces no day (an empty label: new, as the
+// alignment says) — no row is stopped because the leap day has no twin.
+func TestFitCompareLeapFebruary(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	build := func(start, end time.Time) *Table {
+		b := NewBuilder(Daily, Period(Daily), Dimension("campaign"), SumMetric("spend").InCurrency("USD"))
+		for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+			b.Row(d.Format(time.DateOnly), "A", 1.0)
+		}
+		tab, err := b.Table()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	// The same day of the month a year earlier, 29 February to 28 February
+	// (internal/query's previous_year rule).
+	yearBack := func(d time.Time) time.Time {
+		if d.Month() == time.February && d.Day() == 29 {
+			return time.Date(d.Year()-1, 2, 28, 0, 0, 0, 0, time.UTC)
+		}
+		return d.AddDate(-1, 0, 0)
+	}
+	for _, c := range []struct {
+		cs, ce, bs, be   string
+		lastCmp          string
+		lastSpend        float64
+		lastStatus       string
+		curDays, cmpDays int
+	}{
+		{"2025-02-01", "2025-02-28", "2024-02-01", "2024-02-29", "2024-02-28..2024-02-29", 2, StatusBoth, 28, 29},
+		{"2024-02-01", "2024-02-29", "2023-02-01", "2023-02-28", "", 0, StatusNew, 29, 28},
+	} {
+		cs, ce, bs, be := day(c.cs), day(c.ce), day(c.bs), day(c.be)
+		resp, err := Fit(context.Background(), build(cs, ce), Options{Budget: 20000, Start: cs, End: ce,
+			Compare: &Comparison{Base: build(bs, be), Start: bs, End: be, Mode: "previous_year", Pair: yearBack}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Kind != KindData {
+			t.Fatalf("%s: %s", c.cs, resp.Kind)
+		}
+		m := resp.Meta.Comparison
+		if m.Current.Days != c.curDays || m.Compare.Days != c.cmpDays || m.Stopped != 0 || !strings.Contains(m.Alignment, fmt.Sprintf("%d days against %d", c.curDays, c.cmpDays)) {
+			t.Fatalf("%s: _meta.comparison %+v", c.cs, m)
+		}
+		j := SortRows(resp.Table, []SortKey{{Column: "date"}})
+		last := j.Len() - 1
+		if j.Len() != c.curDays || j.Column("compare_date").Strings[last] != c.lastCmp || j.Column("spend_compare").Numbers[last] != c.lastSpend ||
+			j.Column(StatusColumn).Strings[last] != c.lastStatus {
+			t.Fatalf("%s: %d rows, last %s", c.cs, j.Len(), resp.Blocks[1][strings.LastIndex(strings.TrimSpace(resp.Blocks[1]), "\n"):])
+		}
+		for r := range last {
+			if st := j.Column(StatusColumn).Strings[r]; st != StatusBoth {
+				t.Fatalf("%s: row %d is %s", c.cs, r, st)
+			}
+		}
+	}
+}
+
+// A comparison summary's range of comparison labels is by the first day each
+// names: a period labelled by its dates sorts among quarters by its first day.
+func TestLabelRangeByFirstDay(t *testing.T) {
+	first, last := labelRange(Quarterly, []string{"2026-Q3", "", "2026-06-04..2026-07-02", "2026-07-03..2026-10-01"})
+	if first != "2026-06-04..2026-07-02" || last != "2026-07-03..2026-10-01" {
+		t.Fatalf("range %q to %q", first, last)
 	}
 }

@@ -205,6 +205,9 @@ func (p *pipeline) largeSummary(ctx context.Context, opt SummaryOptions, meta *M
 	}
 	opt.MainMetric = p.mainMetric(l.Schema)
 	complete := SummarizeAggregates(l.Schema, agg, opt)
+	if l.Removed.Len() > 0 {
+		complete.overWhole(SummarizeAggregates(l.Schema, withRemoved(agg, l.Removed), SummaryOptions{}).Metrics)
+	}
 	if p.opt.Selection == "" {
 		keys, whole := allZeroAggregates(l.Schema, agg, l.Removed, p.opt.Partitions.Column)
 		p.warnAllZero(meta, keys, whole)

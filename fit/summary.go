@@ -376,7 +376,9 @@ type metricAcc struct {
 	sum, num, den ksum
 }
 
-func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
+// accumulate is metric c's values, extremes and sum over the rows of each
+// currency group of g.
+func accumulate(c *Column, g *currencyGroups) []metricAcc {
 	accs := make([]metricAcc, len(g.names))
 	for r, v := range c.Numbers {
 		a := &accs[g.of(r)]
@@ -393,6 +395,11 @@ func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
 		a.values++
 		a.sum.add(v)
 	}
+	return accs
+}
+
+func summarizeMetric(t *Table, c *Column, g *currencyGroups) []MetricSummary {
+	accs := accumulate(c, g)
 	var num, den *Column
 	if c.Aggregation == Ratio {
 		num, den = t.Column(c.Numerator), t.Column(c.Denominator)

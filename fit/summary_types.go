@@ -46,9 +46,11 @@ type MetricSummary struct {
 	// Min, Max and Avg are over the rows with a value; nil when there is none.
 	// Avg is nil for ratios too: a ratio is recomputed from its parts (Overall),
 	// never averaged.
-	Min     *float64 `json:"min,omitempty"`
-	Max     *float64 `json:"max,omitempty"`
-	Avg     *float64 `json:"avg,omitempty"`
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
+	Avg *float64 `json:"avg,omitempty"`
+	// Sum and Overall, in the pipeline's summaries, are over everything
+	// asked: the rows step 1 removed are in them (overWhole).
 	Sum     *float64 `json:"sum,omitempty"`
 	Overall *float64 `json:"overall,omitempty"`
 	// EmptyValues counts rows without a value (a ratio over zero).

@@ -46,8 +46,20 @@ func (p *pipeline) tooLarge(ctx context.Context, base *Table) (*Response, error)
 		suggestions = p.suggestions(baseView, p.meta)
 		largest.MainMetric = p.mainMetric(base)
 		complete = Summarize(base, largest)
-		if p.cmp != nil {
+		switch {
+		case p.cmp != nil:
+			// The totals first: a ratio's change is the difference of
+			// the two windows' overall ratios.
+			whole, err := p.askedWhole(p.cmp.asked, p.cmp.cmp.Base)
+			if err != nil {
+				return nil, err
+			}
+			if whole != nil {
+				complete.overWhole(metricSummariesOf(whole))
+			}
 			p.compareSummary(complete, base)
+		case p.source != nil && p.source != base:
+			complete.overWhole(metricSummariesOf(p.source))
 		}
 	} else {
 		var err error

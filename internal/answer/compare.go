@@ -66,6 +66,7 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 	}
 	opts.Selection = ""
 	opts.Compare = &fit.Comparison{Base: base, Start: old.Start, End: old.End, Mode: q.Compare.Mode,
+		Pair: q.Compare.Pair(q.Start, q.End, q.Grain),
 		Requery: func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
 			req.progress("too large at %s; asking the source at %s grain (comparison window)", q.Grain, g)
 			q2 := *old

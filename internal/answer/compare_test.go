@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
 )
@@ -264,5 +265,84 @@ func TestCompareMinimumBudget(t *testing.T) {
 	res := ask(t, e, "claude-ai", 0, `{`+q+`,"token_budget":1500}`)
 	if !res.IsError || !strings.Contains(res.Blocks[0], `"field":"token_budget"`) || !strings.Contains(res.Blocks[0], "raise token_budget to 2000") {
 		t.Fatalf("token_budget 1500: %.600s", res.Blocks[0])
+	}
+}
+
+// A daily comparison coarsened to weeks, months or quarters, whose windows
+// fall differently on the calendar (Oct 2 – Dec 30 against Jul 4 – Oct 1:
+// three months against four, weeks from a Thursday against a Friday) marks a row new or stopped only where the campaign delivered nothing
+// in the other window's paired days — checked against each window's daily
+// rows asked alone.
+func TestCompareCoarsenedNeverInventsNewOrStopped(t *testing.T) {
+	e := engine(t)
+	const q = `"account_ids":["act_1015823746512093","act_6630418825197342"],"metrics":["spend"],"dimensions":["campaign_name"],"time_granularity":"daily"`
+	var res *Result
+	for _, budget := range []int{3000, 3500, 4000, 2500} {
+		r := ask(t, e, "", budget, `{`+q+`,"date_range":{"start":"2025-10-02","end":"2025-12-30"},"compare":"previous_period"}`)
+		if r.Response == nil || r.Response.Meta.TimeGranularity == nil {
+			continue
+		}
+		if g := r.Response.Meta.TimeGranularity.Returned; g == fit.Monthly || g == fit.Quarterly {
+			res = r
+			break
+		}
+	}
+	if res == nil {
+		t.Fatal("no budget gives a monthly or quarterly answer")
+	}
+	g := res.Response.Meta.TimeGranularity.Returned
+	// Days with delivery, per campaign, in each window alone.
+	delivered := func(start, end string) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range csvRows(t, ask(t, e, "", 1000000, `{`+q+`,"date_range":{"start":"`+start+`","end":"`+end+`"}}`)) {
+			if num(t, r["spend"]) != 0 {
+				out[r["campaign_name"]] = append(out[r["campaign_name"]], r["date"])
+			}
+		}
+		return out
+	}
+	cur, old := delivered("2025-10-02", "2025-12-30"), delivered("2025-07-04", "2025-10-01")
+	// The comparison's periods are the current periods' days moved back by
+	// the window's 90 days.
+	inMonth := func(days []string, period string, back int) bool {
+		start, err := fit.ParsePeriod(g, period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := map[fit.Grain]time.Time{fit.Weekly: start.AddDate(0, 0, 7), fit.Monthly: start.AddDate(0, 1, 0), fit.Quarterly: start.AddDate(0, 3, 0)}[g]
+		for _, d := range days {
+			day, _ := time.Parse(time.DateOnly, d)
+			if day = day.AddDate(0, 0, back); !day.Before(start) && day.Before(end) {
+				return true
+			}
+		}
+		return false
+	}
+	stopped := 0
+	for _, r := range csvRows(t, res) {
+		c := r["campaign_name"]
+		if r[g.TimeColumn()] == "" {
+			t.Errorf("%s is %s against %s, paired with no period of the current window", c, r["compare_status"], r["compare_"+g.TimeColumn()])
+			continue
+		}
+		switch r["compare_status"] {
+		case fit.StatusStopped:
+			stopped++
+			if inMonth(cur[c], r[g.TimeColumn()], 0) {
+				t.Errorf("%s is stopped in %s (against %s) but delivered then", c, r[g.TimeColumn()], r["compare_"+g.TimeColumn()])
+			}
+		case fit.StatusNew:
+			if inMonth(old[c], r[g.TimeColumn()], 90) {
+				t.Errorf("%s is new in %s (against %s) but delivered in the paired days", c, r[g.TimeColumn()], r["compare_"+g.TimeColumn()])
+			}
+		case fit.StatusBoth:
+			if !inMonth(cur[c], r[g.TimeColumn()], 0) && num(t, r["spend"]) != 0 || !inMonth(old[c], r[g.TimeColumn()], 90) && num(t, r["spend_compare"]) != 0 {
+				t.Errorf("%s in %s: both, with spend %s against %s", c, r[g.TimeColumn()], r["spend"], r["spend_compare"])
+			}
+		}
+	}
+	t.Logf("%s: %+v", g, *res.Response.Meta.Comparison)
+	if m := res.Response.Meta.Comparison; m.Stopped != stopped {
+		t.Errorf("_meta.comparison says %d stopped, the rows %d", m.Stopped, stopped)
 	}
 }

@@ -114,22 +114,61 @@ func compareWindow(mode string, start, end time.Time, g fit.Grain) (time.Time, t
 		wholeMonth := !start.After(firstOfMonth(end))
 		return shiftMonths(start, 12, false), shiftMonths(end, 12, wholeMonth)
 	}
+	if k := monthsBack(mode, start, end, g); k > 0 {
+		return shiftMonths(start, k, false), shiftMonths(end, k, true)
+	}
+	if g == fit.Weekly {
+		n := daysBetween(mondayOf(start), mondayOf(end))/7 + 1
+		return start.AddDate(0, 0, -7*n), end.AddDate(0, 0, -7*n)
+	}
+	n := daysBetween(start, end)
+	return start.AddDate(0, 0, -n), start.AddDate(0, 0, -1)
+}
+
+// monthsBack is how many calendar months earlier mode's window lies when it
+// is the range moved by whole months (previous_year outside weekly grain;
+// previous_period at monthly and quarterly grain, and at total grain over
+// whole months), or 0 when it is the range moved by a number of days.
+func monthsBack(mode string, start, end time.Time, g fit.Grain) int {
+	if mode == PreviousYear {
+		if g == fit.Weekly {
+			return 0
+		}
+		return 12
+	}
+	if mode != PreviousPeriod {
+		return 0
+	}
 	if g == fit.Total && start.Day() == 1 && end.Day() == daysIn(end.Year(), end.Month()) {
 		g = fit.Monthly
 	}
 	switch g {
-	case fit.Weekly:
-		n := daysBetween(mondayOf(start), mondayOf(end))/7 + 1
-		return start.AddDate(0, 0, -7*n), end.AddDate(0, 0, -7*n)
 	case fit.Monthly:
-		n := monthIndex(end) - monthIndex(start) + 1
-		return shiftMonths(start, n, false), shiftMonths(end, n, true)
+		return monthIndex(end) - monthIndex(start) + 1
 	case fit.Quarterly:
-		n := monthIndex(end)/3 - monthIndex(start)/3 + 1
-		return shiftMonths(start, 3*n, false), shiftMonths(end, 3*n, true)
+		return 3 * (monthIndex(end)/3 - monthIndex(start)/3 + 1)
 	}
-	n := daysBetween(start, end)
-	return start.AddDate(0, 0, -n), start.AddDate(0, 0, -1)
+	return 0
+}
+
+// Pair is the day of the comparison window paired with day d of the date
+// range [start, end] asked at grain g: the day the mode moves d to — the same
+// day of the month k months earlier when the window is the range moved by
+// whole months (a day past the end of the shorter month clamps to its last
+// day: 29 February to 28 February), else the day as far from the comparison
+// window's start as d is from the range's (for an explicit window too). The
+// answer cuts the comparison window's periods where Pair puts the first days
+// of the range's periods, so period i of one is always period i of the other
+// (fit.Comparison.Pair).
+func (c *Compare) Pair(start, end time.Time, g fit.Grain) func(d time.Time) time.Time {
+	k := monthsBack(c.Mode, start, end, g)
+	cs := c.Start
+	return func(d time.Time) time.Time {
+		if k > 0 {
+			return shiftMonths(d, k, false)
+		}
+		return cs.AddDate(0, 0, daysBetween(start, d)-1)
+	}
 }
 
 // daysBetween is the number of days of the inclusive range [start, end].

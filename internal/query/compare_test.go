@@ -139,3 +139,40 @@ func TestCompareWindowProperties(t *testing.T) {
 func whole(start, end time.Time) bool {
 	return start.Day() == 1 && end.AddDate(0, 0, 1).Day() == 1
 }
+
+// TestComparePair pins the day each mode pairs with a day of the range: the
+// window's start with the range's start, and each first day of a period with
+// the day the comparison's period begins on.
+func TestComparePair(t *testing.T) {
+	tests := []struct {
+		name       string
+		mode       string
+		grain      fit.Grain
+		start, end string
+		day, want  string
+	}{
+		{"days back: the same distance from the start", PreviousPeriod, fit.Daily, "2026-09-02", "2026-11-30", "2026-10-01", "2026-07-03"},
+		{"weeks back: 14 weeks touched", PreviousPeriod, fit.Weekly, "2026-09-02", "2026-11-30", "2026-10-01", "2026-06-25"},
+		{"months back: the same day of the month", PreviousPeriod, fit.Monthly, "2025-01-01", "2025-03-31", "2025-02-01", "2024-11-01"},
+		{"months back: a day past the shorter month clamps", PreviousPeriod, fit.Monthly, "2025-03-15", "2025-03-31", "2025-03-31", "2025-02-28"},
+		{"whole months at total grain", PreviousPeriod, fit.Total, "2025-03-01", "2025-03-31", "2025-03-31", "2025-02-28"},
+		{"a year back: the same date", PreviousYear, fit.Daily, "2025-02-01", "2025-02-28", "2025-02-28", "2024-02-28"},
+		{"a year back: 29 February to 28 February", PreviousYear, fit.Daily, "2024-02-01", "2024-02-29", "2024-02-29", "2023-02-28"},
+		{"a year back in ISO weeks: the same distance", PreviousYear, fit.Weekly, "2026-03-04", "2026-03-10", "2026-03-09", "2025-03-10"},
+	}
+	for _, tt := range tests {
+		ws, we := compareWindow(tt.mode, date(tt.start), date(tt.end), tt.grain)
+		c := &Compare{Mode: tt.mode, Start: ws, End: we}
+		pair := c.Pair(date(tt.start), date(tt.end), tt.grain)
+		if got := pair(date(tt.start)); !got.Equal(ws) {
+			t.Errorf("%s: the start pairs with %s, the window starts %s", tt.name, got.Format(time.DateOnly), ws.Format(time.DateOnly))
+		}
+		if got := pair(date(tt.day)); got.Format(time.DateOnly) != tt.want {
+			t.Errorf("%s: %s pairs with %s, want %s", tt.name, tt.day, got.Format(time.DateOnly), tt.want)
+		}
+	}
+	custom := &Compare{Mode: CustomWindow, Start: date("2026-01-10"), End: date("2026-01-20")}
+	if got := custom.Pair(date("2026-03-01"), date("2026-03-31"), fit.Monthly)(date("2026-03-05")); got.Format(time.DateOnly) != "2026-01-14" {
+		t.Errorf("an explicit window pairs 2026-03-05 with %s, want 2026-01-14", got.Format(time.DateOnly))
+	}
+}

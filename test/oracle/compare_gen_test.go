@@ -188,13 +188,38 @@ func (g *gen) nextCompare() *call {
 		a["compare"] = g.pick([]string{PreviousPeriod, PreviousYear})
 		delete(a, "sort")
 		delete(a, "limit")
-		b := 2500 + g.r.IntN(6000)
-		if _, ok := a["token_budget"]; ok {
-			a["token_budget"] = b
-			c.ArgBudget = b
-		} else {
-			c.Budget = b
+		g.setBudget(c, 2500+g.r.IntN(6000))
+		return c
+	}
+	// Coarsened comparisons whose windows fall differently on the calendar:
+	// a daily or weekly comparison over a range that starts and ends
+	// mid-month, with a budget that coarsens it to months or quarters, so
+	// the comparison window's periods are cut where the range's fall.
+	if _, preset := a["date_preset"]; !preset && g.chance(0.15) {
+		a["dimensions"] = []string{g.pick([]string{"campaign_name", "campaign_name", "adset_name", "account_name"})}
+		a["time_granularity"] = g.pick([]string{"daily", "daily", "weekly"})
+		end := g.d.Last.AddDate(0, 0, -g.r.IntN(150))
+		if end.Day() == 1 || isLastOfMonth(end) {
+			end = end.AddDate(0, 0, -2)
 		}
+		start := end.AddDate(0, 0, -40-g.r.IntN(150))
+		if start.Day() == 1 {
+			start = start.AddDate(0, 0, 1)
+		}
+		a["date_range"] = map[string]string{"start": start.Format(time.DateOnly), "end": end.Format(time.DateOnly)}
+		switch g.r.IntN(4) {
+		case 0:
+			a["compare"] = PreviousYear
+		case 1:
+			n := dayCount(start, end) + g.r.IntN(9) - 4
+			ws := start.AddDate(0, 0, -n-g.r.IntN(40))
+			a["compare"] = map[string]string{"start": ws.Format(time.DateOnly), "end": ws.AddDate(0, 0, n-1).Format(time.DateOnly)}
+		default:
+			a["compare"] = PreviousPeriod
+		}
+		delete(a, "sort")
+		delete(a, "limit")
+		g.setBudget(c, 2500+g.r.IntN(12000))
 		return c
 	}
 	// Small budgets: coarser answers and summaries (a comparison's smallest
@@ -205,12 +230,18 @@ func (g *gen) nextCompare() *call {
 		if g.chance(0.5) {
 			b = 2500 + g.r.IntN(6000)
 		}
-		if _, ok := a["token_budget"]; ok {
-			a["token_budget"] = b
-			c.ArgBudget = b
-		} else {
-			c.Budget = b
-		}
+		g.setBudget(c, b)
 	}
 	return c
+}
+
+// setBudget gives call c the budget b: as its token_budget argument when it
+// has one, else as the client's.
+func (g *gen) setBudget(c *call, b int) {
+	if _, ok := c.Args["token_budget"]; ok {
+		c.Args["token_budget"] = b
+		c.ArgBudget = b
+	} else {
+		c.Budget = b
+	}
 }

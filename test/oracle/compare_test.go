@@ -163,7 +163,7 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	if x := c.cmp.exp[g]; x != nil {
 		return x
 	}
-	x := &cmpExpect{Comparison: d.Compare(c.q, c.cmp.ws, c.cmp.we, g, c.userDims), byKey: map[string]*Paired{}}
+	x := &cmpExpect{Comparison: d.Compare(c.q, c.cmp.mode, c.cmp.ws, c.cmp.we, g, c.userDims), byKey: map[string]*Paired{}}
 	for _, p := range x.Rows {
 		x.byKey[p.Key()] = p
 	}
@@ -390,6 +390,12 @@ func logCompareCoverage(t *testing.T, cases []*tcase, generated int, took time.D
 		modes[c.cmp.mode]++
 		if c.isCSV() {
 			grains[c.q.Grain+"→"+c.returned()]++
+			if g := c.returned(); g != "total" && len(Periods(g, c.q.Start, c.q.End)) != len(Periods(g, c.cmp.ws, c.cmp.we)) {
+				// The windows cut into different numbers of calendar
+				// periods at the grain returned: the comparison
+				// window's periods are cut to match.
+				sel["recut:"+c.q.Grain+"→"+g]++
+			}
 			if i := c.tab.col("compare_status"); i >= 0 {
 				for _, r := range c.tab.rows {
 					statuses[r[i]]++
@@ -758,7 +764,9 @@ func checkCmpLimit(d *Data, c *tcase) []string {
 }
 
 // checkCmpSummary: a data_too_large summary of a comparison: its row count
-// and sums are the oracle's compared rows at its grain, and its movers are
+// is the oracle's compared rows at its grain, its sums theirs plus the rows
+// step 1 removed from each window (the total of everything asked; of the
+// selected rows alone when the query selects), and its movers are
 // the widest dimension's values whose main metric changed most, with both
 // windows' sums, per currency, increases first by size and decreases too.
 func checkCmpSummary(d *Data, c *tcase) []string {
@@ -787,6 +795,25 @@ func checkCmpSummary(d *Data, c *tcase) []string {
 			}
 			if v := x.Value(d, r, m.Field); !math.IsNaN(v) {
 				want += v
+			}
+		}
+		if !cmpSelects(c.q) {
+			removed := func(rows []*Row) float64 {
+				sum := 0.0
+				for _, r := range rows {
+					if v := Value(base, &r.Sums); (m.Currency == "" || r.Currency() == m.Currency) && !math.IsNaN(v) {
+						sum += v
+					}
+				}
+				return sum
+			}
+			switch suffix {
+			case "":
+				want += removed(x.CurRemoved)
+			case "_compare":
+				want += removed(x.BaseRemoved)
+			case "_change":
+				want += removed(x.CurRemoved) - removed(x.BaseRemoved)
 			}
 		}
 		tol := 1e-6

@@ -501,6 +501,12 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 // Aggregate groups q's facts by the period of grain g and q's dimensions. No
 // metric filter, no step 1, no sort, no limit.
 func (d *Data) Aggregate(q *Query, g string) []*Row {
+	return d.AggregateBy(q, func(day time.Time) string { return Period(g, day) })
+}
+
+// AggregateBy groups q's facts by the label period gives their day and q's
+// dimensions.
+func (d *Data) AggregateBy(q *Query, period func(time.Time) string) []*Row {
 	idx := make([]int, len(q.Dims))
 	for i, dim := range q.Dims {
 		idx[i] = DimIndex(dim)
@@ -510,7 +516,7 @@ func (d *Data) Aggregate(q *Query, g string) []*Row {
 	var kb strings.Builder
 	d.EachFact(q, func(f *Fact) {
 		kb.Reset()
-		p := Period(g, f.Date)
+		p := period(f.Date)
 		kb.WriteString(p)
 		for _, j := range idx {
 			kb.WriteByte(0x1f)

@@ -168,15 +168,90 @@ type Comparison struct {
 	CurRemoved, BaseRemoved []*Row
 }
 
-// Compare aggregates q and q over the window bs…be at grain g, removes from
-// each the rows whose user dimensions are all empty (step 1), and pairs them
-// on equal dimension values and period position.
-func (d *Data) Compare(q *Query, bs, be time.Time, g string, userDims []string) *Comparison {
+// ComparisonPeriods are the comparison window bs…be's periods at grain g, by
+// position, and the position of each of its days ("YYYY-MM-DD"), as
+// docs/query.md ("Comparing periods") states them: each day of the range
+// q.Start…q.End (asked at q.Grain with mode) is paired with a day of the
+// window — the same day of the month k months earlier when the window is the
+// range moved by whole months, else the day as far from bs — and the window's
+// period i runs from the day paired with the first day of the range's period
+// i to the day before the next. Worked out here day by day: each day of the
+// window goes to the first position whose paired first day is the latest
+// one not after it. A period is labelled as a calendar period when it is the
+// window's part of one, else "first..last"; "" when it holds no day.
+func ComparisonPeriods(q *Query, mode string, bs, be time.Time, g string) ([]string, map[string]int) {
+	cur := Periods(g, q.Start, q.End)
+	firsts := make([]time.Time, 0, len(cur))
+	for day := q.Start; !day.After(q.End); day = day.AddDate(0, 0, 1) {
+		if len(firsts) == 0 || Period(g, day) != Period(g, firsts[len(firsts)-1]) {
+			firsts = append(firsts, day)
+		}
+	}
+	byMonths := mode == PreviousYear && q.Grain != "weekly" ||
+		mode == PreviousPeriod && (q.Grain == "monthly" || q.Grain == "quarterly" ||
+			q.Grain == "total" && q.Start.Day() == 1 && isLastOfMonth(q.End))
+	k := monthNumber(q.Start) - monthNumber(bs)
+	paired := func(day time.Time) time.Time {
+		if byMonths {
+			return monthsBack(day, k)
+		}
+		return bs.AddDate(0, 0, dayCount(q.Start, day)-1)
+	}
+	starts := make([]time.Time, len(firsts))
+	for i, f := range firsts {
+		starts[i] = paired(f)
+	}
+	if len(starts) > 0 {
+		starts[0] = bs
+	}
+	pos := map[string]int{}
+	days := make([][]time.Time, len(cur))
+	for day := bs; !day.After(be); day = day.AddDate(0, 0, 1) {
+		best := 0
+		for i, s := range starts {
+			if !s.After(day) && s.After(starts[best]) {
+				best = i
+			}
+		}
+		pos[day.Format(time.DateOnly)] = best
+		days[best] = append(days[best], day)
+	}
+	labels := make([]string, len(cur))
+	for i, ds := range days {
+		if len(ds) == 0 || g == "total" || g == "" {
+			continue
+		}
+		first, last := ds[0], ds[len(ds)-1]
+		ps := PeriodStart(g, first)
+		pe := PeriodEnd(g, ps)
+		if ps.Before(bs) {
+			ps = bs
+		}
+		if pe.After(be) {
+			pe = be
+		}
+		if first.Equal(ps) && last.Equal(pe) {
+			labels[i] = Period(g, first)
+		} else {
+			labels[i] = first.Format(time.DateOnly) + ".." + last.Format(time.DateOnly)
+		}
+	}
+	return labels, pos
+}
+
+// Compare aggregates q and q over the window bs…be (chosen by mode) at grain
+// g — the window cut into the periods paired with the range's
+// (ComparisonPeriods) — removes from each the rows whose user dimensions are
+// all empty (step 1), and pairs them on equal dimension values and period
+// position.
+func (d *Data) Compare(q *Query, mode string, bs, be time.Time, g string, userDims []string) *Comparison {
 	base := *q
 	base.Start, base.End = bs, be
+	basePeriods, pos := ComparisonPeriods(q, mode, bs, be, g)
 	c := &Comparison{G: g, Cur: q, Base: &base,
-		CurPeriods: Periods(g, q.Start, q.End), BasePeriods: Periods(g, bs, be)}
-	c.CurAll, c.BaseAll = d.Aggregate(q, g), d.Aggregate(&base, g)
+		CurPeriods: Periods(g, q.Start, q.End), BasePeriods: basePeriods}
+	c.CurAll = d.Aggregate(q, g)
+	c.BaseAll = d.AggregateBy(&base, func(day time.Time) string { return basePeriods[pos[day.Format(time.DateOnly)]] })
 	index := map[string]*Paired{}
 	side := func(rows []*Row, periods []string, isBase bool) []*Row {
 		pos := map[string]int{}
@@ -190,6 +265,9 @@ func (d *Data) Compare(q *Query, bs, be time.Time, g string, userDims []string) 
 				continue
 			}
 			i, ok := pos[r.Period]
+			if g == "total" || g == "" {
+				i, ok = 0, true
+			}
 			if !ok {
 				panic("oracle: a row outside its window: " + r.Period)
 			}
