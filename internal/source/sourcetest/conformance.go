@@ -126,12 +126,14 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 		// Accounts of the platforms with age × gender and placement sets.
 		"$AGEGENDER": ids(accounts, func(a ads.Account) bool { return a.Platform != catalog.GoogleAds }),
+		"$GOOGLE":    ids(accounts, func(a ads.Account) bool { return a.Platform == catalog.GoogleAds }),
 	}
 	runCases(t, want, got, accounts, lists, now, cases)
 	runRollups(t, got, accounts, lists, now, cases)
 	runEmpty(t, got, accounts, lists, now, EmptyCases)
 	runSized(t, got, accounts, lists, now, cases)
 	runCoverage(t, want, got, accounts)
+	runReconcile(t, got, accounts, lists, now)
 }
 
 // caseQuery is a case's arguments with the account lists filled in, and the
