@@ -391,7 +391,7 @@ func (c *compilation) breakdownRows() string {
 		some = append(some, "coalesce(f."+catalog.MustLookup(m).Storage.Column+", 0) <> 0")
 	}
 	if len(some) == 0 {
-		some = []string{"FALSE"}
+		some = []string{"1 = 0"} // nothing summed (reach alone): no such row
 	}
 	return "(" + in + " OR " + c.unattributed + " AND coalesce(f.campaign_id, '') = '' AND (" + strings.Join(some, " OR ") + "))"
 }
