@@ -37,13 +37,13 @@ var ReconcileCases = []Case{
 // empty breakdown values, never leave it out silently. For conversion_action
 // the rows of the account's default actions (and those with no action) are
 // the ones that sum to conversions.
-func runReconcile(t *testing.T, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time) {
+func runReconcile(t *testing.T, got source.Source, accounts []ads.Account, lists map[string]string, now time.Time, cases []Case) {
 	ctx := context.Background()
 	byID := map[string]ads.Account{}
 	for _, a := range accounts {
 		byID[a.AccountID] = a
 	}
-	for _, c := range ReconcileCases {
+	for _, c := range cases {
 		t.Run("reconcile/"+c.Name, func(t *testing.T) {
 			raw, q := caseQuery(t, c, accounts, lists, now)
 			windows := []*query.Query{clone(q)}
