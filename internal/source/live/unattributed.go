@@ -102,9 +102,10 @@ func deliveryOf(q *query.Query) *query.Query {
 	return &d
 }
 
-// fetchUnattributed fetches the delivery of accounts (all on platform) for
-// deliveryOf(q) into a batch of its own; run finishes it (unattributed) once
-// the set's rows are in b.
+// fetchUnattributed is the fetch of the delivery of accounts (all on c's
+// platform) for deliveryOf(q), into a batch of its own, to run beside the
+// set's; unattributed then tells what the set leaves out. Nil when q needs
+// none.
 func fetchUnattributed(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account) (*Batch, func() error) {
 	d := deliveryOf(q)
 	if d == nil {
