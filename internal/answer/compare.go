@@ -55,6 +55,9 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 			}
 		}
 	}
+	if len(unattributedDelivery(q, tab)) == 0 {
+		notices = append(notices, unattributedDelivery(q, base)...) // only the comparison window has such rows
+	}
 	tab.Notices = append(tab.Notices, notices...)
 	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
 	opts.Report.Warnings = append(opts.Report.Warnings, coverageWarnings(q, old, cov, tab, base)...)

@@ -41,6 +41,7 @@ func (e *Engine) diagnose(ctx context.Context, q *query.Query, tab *fit.Table, c
 	} else {
 		out = append(out, accountNotices(q, tab, cov)...)
 		out = append(out, emptyValues(q, tab)...)
+		out = append(out, unattributedDelivery(q, tab)...)
 	}
 	return append(out, fractionFilters(q)...), withData
 }
@@ -200,7 +201,7 @@ func laterHint(q *query.Query, cov map[string]source.Coverage) string {
 // the given dimension filters: one cheap total over them (a total over no
 // facts is no row), grouped by q's breakdown dimensions so that it reads the
 // breakdown set q reads (the delivery rows may match where the set has
-// none). A failing probe says nothing (false).
+// none), summing what q sums. A failing probe says nothing (false).
 func (e *Engine) hasFacts(ctx context.Context, q *query.Query, dimFilters []query.Filter) bool {
 	probe := *q
 	var breakdowns []string
@@ -209,7 +210,19 @@ func (e *Engine) hasFacts(ctx context.Context, q *query.Query, dimFilters []quer
 			breakdowns = append(breakdowns, d)
 		}
 	}
-	probe.Dimensions, probe.Metrics, probe.Grain = breakdowns, []string{"impressions"}, fit.Total
+	// The query's own sums: beside a per-campaign set, delivery no campaign
+	// holds is read only where it has some of them (sqlgen), so impressions
+	// could find rows the query cannot have.
+	var sums []string
+	for _, m := range q.Metrics {
+		if catalog.MustLookup(m).Aggregation != catalog.NonAdditive {
+			sums = append(sums, m)
+		}
+	}
+	if len(sums) == 0 {
+		sums = []string{"impressions"}
+	}
+	probe.Dimensions, probe.Metrics, probe.Grain = breakdowns, sums, fit.Total
 	probe.Filters, probe.Sort, probe.Limit = dimFilters, nil, 0
 	tab, err := e.Source.Query(ctx, &probe)
 	return err == nil && tab.Len() > 0

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -75,15 +76,24 @@ func TestNoRowsBlamesTheFilters(t *testing.T) {
 }
 
 // A breakdown set with no row matching the dimension filters is no data,
-// even where delivery rows match them: the rows a platform attributes to no
-// campaign (empty status) pass campaign_status NOT_IN …, but they are in no
-// breakdown set. The probe said "the accounts have data" before it read the
-// set the query reads (found by the oracle, seed 2).
+// even where delivery rows of campaigns match them: the probe reads the set
+// the query reads (found by the oracle, seed 2). Beside a per-campaign set
+// the query also reads the delivery no campaign holds (empty status, so it
+// passes campaign_status NOT_IN …), with an empty gender: that is the answer
+// then, removed by step 1 with its totals and explained, never no_rows; and
+// a filter that leaves it out leaves nothing, which is no_rows.
 func TestNoRowsReadsTheQuerysBreakdownSet(t *testing.T) {
 	e := engine(t)
-	res := ask(t, e, "", 0, `{"account_ids":["act_1015823746512093","act_6630418825197342"],"date_range":{"start":"2026-01-01","end":"2026-01-14"},`+
-		`"dimensions":["gender"],"metrics":["impressions","ctr"],"filters":[{"field":"campaign_status","operator":"NOT_IN","value":["PAUSED","ACTIVE","ARCHIVED"]},`+
-		`{"field":"ctr","operator":"BETWEEN","value":[0,100]}]}`)
+	args := `{"account_ids":["act_1015823746512093","act_6630418825197342"],"date_range":{"start":"2026-01-01","end":"2026-01-14"},` +
+		`"dimensions":["gender"],"metrics":["impressions","ctr"],"filters":[{"field":"campaign_status","operator":"NOT_IN","value":["PAUSED","ACTIVE","ARCHIVED"]},` +
+		`{"field":"ctr","operator":"BETWEEN","value":[0,100]}%s]}`
+	res := ask(t, e, "", 0, fmt.Sprintf(args, ""))
+	if m := res.Response.Meta; m.OriginalRows != 1 || m.ReturnedRows != 0 {
+		t.Fatalf("%d rows, %d returned: want the one row of delivery no campaign holds, removed", m.OriginalRows, m.ReturnedRows)
+	}
+	wantWarning(t, res, "unattributed_delivery", "gender is reported per campaign", "no campaign's report holds", "removed_totals")
+	noWarning(t, res, "no_rows")
+	res = ask(t, e, "", 0, fmt.Sprintf(args, `,{"field":"gender","operator":"IN","value":["female","male"]}`))
 	if m := res.Response.Meta; m.OriginalRows != 0 {
 		t.Fatalf("%d rows: the test needs a set with no matching row", m.OriginalRows)
 	}

@@ -128,7 +128,8 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 	}
 	notices, withData := e.diagnose(ctx, q, diagnosed, cov)
 	if coarse == nil {
-		notices = fractionFilters(q) // no rows in hand to say more from
+		// No rows in hand to say more from, but those step 1 removes.
+		notices = append(fractionFilters(q), unattributedDelivery(q, removed)...)
 	}
 	schema.Notices = append(schema.Notices, notices...)
 	if coarse != nil {

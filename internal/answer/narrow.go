@@ -22,6 +22,14 @@ func Narrow(q *query.Query, n fit.Narrowing) *query.Args {
 			// weekly): the narrower answer was priced on this one.
 			a.Compare = &query.CompareArg{Window: &query.DateRange{Start: c.Start.Format(time.DateOnly), End: c.End.Format(time.DateOnly)}}
 		}
+		if n.Grain == fit.Total {
+			// A total has no time column to sort on; the other keys stay
+			// (at another grain a sort on the time column holds).
+			a.Sort = slices.DeleteFunc(slices.Clone(a.Sort), func(s query.SortArg) bool { return fit.IsTimeColumn(s.Field) })
+			if len(a.Sort) == 0 {
+				a.Limit = nil
+			}
+		}
 	}
 	if n.Field != "" {
 		vals := make([]any, len(n.Values))

@@ -30,8 +30,8 @@ func (q *Query) Breakdowns() []string {
 	return out
 }
 
-// queryPlatforms are the platforms of the query's accounts, in catalog order.
-func (q *Query) queryPlatforms() []string {
+// AccountPlatforms are the platforms of the query's accounts, in catalog order.
+func (q *Query) AccountPlatforms() []string {
 	var out []string
 	for _, p := range catalog.AllPlatforms {
 		if slices.ContainsFunc(q.Accounts, func(a ads.Account) bool { return a.Platform == p }) {
@@ -53,7 +53,7 @@ func (q *Query) BreakdownSet(platform string) (catalog.BreakdownSet, bool) {
 // catalog guarantees no platform has two of them (checkBreakdownSets).
 func (q *Query) BreakdownKeys() []string {
 	var out []string
-	for _, p := range q.queryPlatforms() {
+	for _, p := range q.AccountPlatforms() {
 		if s, ok := q.BreakdownSet(p); ok && !slices.Contains(out, s.Key) {
 			out = append(out, s.Key)
 		}
@@ -77,7 +77,7 @@ func (n *normalizer) breakdowns() {
 		return
 	}
 	var chosen []catalog.BreakdownSet
-	for _, p := range q.queryPlatforms() {
+	for _, p := range q.AccountPlatforms() {
 		plat, _ := catalog.PlatformByName(p)
 		s, ok := q.BreakdownSet(p)
 		if ok {

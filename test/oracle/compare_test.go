@@ -313,6 +313,7 @@ func TestPropertyCompare(t *testing.T) {
 	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
 	g := newGen(*flagSeed, d)
 	started := time.Now()
+	breakdownTally = tally{}
 	var cases []*tcase
 	for i := 0; i < *flagCompareCases; i++ {
 		c := g.nextCompare()
@@ -325,6 +326,7 @@ func TestPropertyCompare(t *testing.T) {
 		}
 	}
 	checkInvariants(t, d, cases, compareInvariants)
+	logBreakdownTally(t, *flagCompareCases)
 	t.Logf("reach/frequency cells checked: %d (%d with a value); movers checked: %d", cmpReachCells[0], cmpReachCells[1], cmpMoversChecked)
 }
 
@@ -686,15 +688,20 @@ func checkCmpReconcile(d *Data, c *tcase) []string {
 		}
 		return req
 	}
+	delivery := deliveryReconciled(d, c.q)
+	if delivery {
+		tallyBreakdown(d, c.q, true, x.G != c.q.Grain, [2]time.Time{c.q.Start, c.q.End}, [2]time.Time{c.cmp.ws, c.cmp.we})
+	}
 	for _, w := range []struct {
-		name   string
-		all    []*Row
-		col    func(m string) string
-		rem    []optJSON
-		oracle []*Row
+		name       string
+		all        []*Row
+		col        func(m string) string
+		rem        []optJSON
+		oracle     []*Row
+		start, end time.Time
 	}{
-		{"current", x.CurAll, func(m string) string { return m }, removals(false), x.CurRemoved},
-		{"comparison", x.BaseAll, func(m string) string { return m + "_compare" }, removals(true), x.BaseRemoved},
+		{"current", x.CurAll, func(m string) string { return m }, removals(false), x.CurRemoved, c.q.Start, c.q.End},
+		{"comparison", x.BaseAll, func(m string) string { return m + "_compare" }, removals(true), x.BaseRemoved, c.cmp.ws, c.cmp.we},
 	} {
 		want, got := newCurrencyTotals(), newCurrencyTotals()
 		for _, r := range w.all {
@@ -723,6 +730,12 @@ func checkCmpReconcile(d *Data, c *tcase) []string {
 			p = append(p, fmt.Sprintf("[reconcile-%s] currency %q Σ%s: rows + removed %.2f, the oracle's %s window %.2f (diff %.2f; oracle removed %d rows)",
 				w.name, cur, w.col(m), gv, w.name, wv, gv-wv, len(w.oracle)))
 		})
+		if delivery {
+			mismatches(d.deliveryTotals(c.q, w.start, w.end, sums, bucket), got, sums, func(cur, m string, wv, gv float64) {
+				p = append(p, fmt.Sprintf("[reconcile-delivery-%s] currency %q Σ%s: rows + removed %.2f, the accounts' delivery rows %.2f (diff %.2f)",
+					w.name, cur, w.col(m), gv, wv, gv-wv))
+			})
+		}
 	}
 	return p
 }

@@ -432,5 +432,52 @@ func (g *gen) next() *call {
 		c.ArgBudget = b
 		c.Args["token_budget"] = b
 	}
+	if g.chance(0.12) {
+		g.wholeBreakdown(c)
+	}
 	return c
+}
+
+// wholeBreakdown makes c a breakdown question whose answer must add up to
+// its accounts' delivery (deliveryReconciled): a set kept per campaign (age,
+// gender, placement), by account or campaign or alone, over accounts with
+// delivery no campaign holds, with no filter and no limit. Its dates,
+// grain, client and budget stay c's, so some are coarsened or summarized;
+// nextCompare adds a comparison window to some.
+func (g *gen) wholeBreakdown(c *call) {
+	ids, _ := c.Args["account_ids"].([]string)
+	if ids == nil {
+		return // a whole platform: kept as drawn
+	}
+	var accts []string
+	google := false
+	for _, id := range ids {
+		if g.d.unattributedSpend(&Query{AccountIDs: []string{id}}, g.d.First, g.d.Last) != 0 {
+			accts = append(accts, id)
+			google = google || g.d.Accounts[id].Platform == googleAds
+		}
+	}
+	if len(accts) == 0 {
+		return
+	}
+	c.Args["account_ids"] = accts
+	sets := [][]string{{"age"}, {"gender"}}
+	if !google { // Google has no placement, and age and gender apart
+		sets = append(sets, []string{"age", "gender"}, []string{"placement"}, []string{"placement", "device"}, []string{"publisher_platform", "placement"})
+	}
+	dims := slices.Clone(sets[g.r.IntN(len(sets))])
+	if g.chance(0.7) {
+		dims = append([]string{g.pick([]string{"account_name", "account_id", "campaign_name", "campaign_id", "currency"})}, dims...)
+	}
+	c.Args["dimensions"] = dims
+	metrics, _ := c.Args["metrics"].([]string)
+	metrics = slices.DeleteFunc(slices.Clone(metrics), func(m string) bool { return m == "reach" || m == "frequency" })
+	if !slices.ContainsFunc(metrics, func(m string) bool { return Additive[m] }) {
+		metrics = append(metrics, g.pick([]string{"spend", "impressions", "clicks"}))
+	}
+	c.Args["metrics"] = metrics
+	delete(c.Args, "filters")
+	delete(c.Args, "sort")
+	delete(c.Args, "limit")
+	delete(c.Args, "attribution_window")
 }

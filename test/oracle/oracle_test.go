@@ -479,15 +479,22 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 		}
 	}
 	bd := q.Breakdowns()
-	for _, id := range q.AccountIDs {
-		fs := d.Facts[id]
-		if set, ok := SetOf(d.Accounts[id].Platform, bd); ok && set.Key != "delivery" {
-			fs = d.Sets[set.Key][id]
-		}
+	sums := q.SumsRead()
+	each := func(fs []Fact, unattributed bool) {
 		i := sort.Search(len(fs), func(i int) bool { return !fs[i].Date.Before(q.Start) })
 	next:
 		for ; i < len(fs) && !fs[i].Date.After(q.End); i++ {
 			f := &fs[i]
+			if unattributed {
+				if f.Dims[DimIndex("campaign_id")] != "" || !slices.ContainsFunc(sums, func(m int) bool { return f.Sums.Measures[m] != 0 }) {
+					continue
+				}
+				x := *f
+				for _, b := range BreakdownDims {
+					x.Dims[DimIndex(b)] = ""
+				}
+				f = &x
+			}
 			for _, m := range text {
 				if !m.match(d.lower(f.Dims[m.idx])) {
 					continue next
@@ -496,6 +503,48 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 			fn(f)
 		}
 	}
+	for _, id := range q.AccountIDs {
+		set, ok := SetOf(d.Accounts[id].Platform, bd)
+		if !ok || set.Key == "delivery" {
+			each(d.Facts[id], false)
+			continue
+		}
+		each(d.Sets[set.Key][id], false)
+		if set.PerCampaign {
+			// A per-campaign set's rows are campaigns' reports: delivery no
+			// campaign holds is read beside them, with no breakdown value,
+			// where it has some of what the query sums (docs/fields.md,
+			// "Breakdowns").
+			each(d.Facts[id], true)
+		}
+	}
+}
+
+// SumsRead are the measures q's metrics and metric filters sum (a ratio's
+// parts, frequency's impressions), written out here.
+func (q *Query) SumsRead() []int {
+	parts := map[string][]string{"ctr": {"clicks", "impressions"}, "cpc": {"spend", "clicks"}, "cpm": {"spend", "impressions"},
+		"cpa": {"spend", "conversions"}, "roas": {"conversion_value", "spend"}, "conversion_rate": {"conversions", "clicks"},
+		"frequency": {"impressions"}}
+	names := slices.Clone(q.Metrics)
+	for _, f := range q.Filters {
+		if f.Metric {
+			names = append(names, f.Field)
+		}
+	}
+	var out []int
+	for _, m := range names {
+		ms := parts[m]
+		if Additive[m] {
+			ms = []string{m}
+		}
+		for _, x := range ms {
+			if i := catalog.MustLookup(x).Storage.Measure; !slices.Contains(out, int(i)) {
+				out = append(out, int(i))
+			}
+		}
+	}
+	return out
 }
 
 // Aggregate groups q's facts by the period of grain g and q's dimensions. No

@@ -292,6 +292,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 	d := oracleData(t)
 	g := newGen(*flagSeed, d)
 	g.smallBudgets = smallBudgets
+	breakdownTally = tally{}
 	started := time.Now()
 	var cases []*tcase
 	kinds := map[string]int{}
@@ -358,6 +359,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 		}
 	}
 	checkInvariants(t, d, cases, invariants)
+	logBreakdownTally(t, ncases)
 	return cases
 }
 
@@ -779,6 +781,13 @@ func checkReconcile(d *Data, c *tcase) []string {
 		p = append(p, fmt.Sprintf(cls+" currency %q %s: returned+removed %.2f, oracle %.2f (diff %.2f; oracle removed %d rows)",
 			cur, m, g, w, g-w, len(e.sel.removed)))
 	})
+	if deliveryReconciled(d, c.q) {
+		tallyBreakdown(d, c.q, false, e.coarser, [2]time.Time{c.q.Start, c.q.End})
+		mismatches(d.deliveryTotals(c.q, c.q.Start, c.q.End, sums, bucket), got, sums, func(cur, m string, w, g float64) {
+			p = append(p, fmt.Sprintf("[reconcile-delivery] currency %q %s: returned+removed %.2f, the accounts' delivery rows %.2f (diff %.2f)",
+				cur, m, g, w, g-w))
+		})
+	}
 	return p
 }
 

@@ -187,9 +187,19 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 			}
 		})
 	}
+	type leftOut struct {
+		platform string
+		accts    []ads.Account
+		delivery *Batch
+	}
+	var sets []leftOut
 	for platform, accts := range byPlatform {
 		c := s.connector(platform)
 		run(platform, func() error { return c.Fetch(ctx, p.facts, accts, b) })
+		if delivery, fetch := fetchUnattributed(ctx, c, p.facts, accts); fetch != nil {
+			sets = append(sets, leftOut{platform, accts, delivery})
+			run(platform, fetch)
+		}
 		rf, ok := c.(ReachFetcher)
 		for i, step := range p.reach {
 			switch {
@@ -213,6 +223,10 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 			s.log.Warn("account fetch failed", "platform", f.Platform, "account", f.AccountID, "kind", f.Kind, "error", f.Err)
 		}
 		return nil, nil, &source.AccountsError{Failed: failed, Succeeded: succeeded(q.Accounts, failed)}
+	}
+	for _, l := range sets {
+		set, _ := perCampaignSet(p.facts, l.platform)
+		b.Facts(unattributed(set, l.accts, l.delivery, b)...)
 	}
 	return b, p.reachFetched(missing), nil
 }

@@ -45,9 +45,9 @@ type reachStep struct {
 // grain and every coarser one (fit.Grains), each fetched once.
 func planPass(q *query.Query, scoped bool) pass {
 	if !scoped {
-		return pass{facts: q}
+		return pass{facts: wholeSets(q)}
 	}
-	facts := *q
+	facts := *wholeSets(q)
 	if q.Grain == fit.Weekly {
 		facts.Grain = fit.Daily
 	}

@@ -91,23 +91,28 @@ var EmptyCases = []Case{
 // Run runs every case against want and got, which hold the same data, and
 // fails where their answers differ. now is the clock for date presets.
 func Run(t *testing.T, want, got source.Source, now time.Time) {
-	run(t, want, got, now, Cases)
+	run(t, want, got, now, Cases, ReconcileCases)
 }
 
 // RunWithout is Run without the cases that name any of fields (metrics or
 // dimensions): for a warehouse of an older layout, which lacks their columns
 // or data (a schema migration adds the columns).
 func RunWithout(t *testing.T, want, got source.Source, now time.Time, fields ...string) {
-	var cases []Case
-	for _, c := range Cases {
-		if !slices.ContainsFunc(fields, func(m string) bool { return strings.Contains(c.Args, `"`+m+`"`) }) {
-			cases = append(cases, c)
-		}
-	}
-	run(t, want, got, now, cases)
+	run(t, want, got, now, without(Cases, fields), without(ReconcileCases, fields))
 }
 
-func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
+// without are the cases that name none of fields.
+func without(cases []Case, fields []string) []Case {
+	var out []Case
+	for _, c := range cases {
+		if !slices.ContainsFunc(fields, func(m string) bool { return strings.Contains(c.Args, `"`+m+`"`) }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func run(t *testing.T, want, got source.Source, now time.Time, cases, reconcile []Case) {
 	ctx := context.Background()
 	accounts, err := want.Accounts(ctx)
 	if err != nil {
@@ -126,12 +131,14 @@ func run(t *testing.T, want, got source.Source, now time.Time, cases []Case) {
 		"$ALL":  ids(mixed(accounts), func(ads.Account) bool { return true }),
 		// Accounts of the platforms with age × gender and placement sets.
 		"$AGEGENDER": ids(accounts, func(a ads.Account) bool { return a.Platform != catalog.GoogleAds }),
+		"$GOOGLE":    ids(accounts, func(a ads.Account) bool { return a.Platform == catalog.GoogleAds }),
 	}
 	runCases(t, want, got, accounts, lists, now, cases)
 	runRollups(t, got, accounts, lists, now, cases)
 	runEmpty(t, got, accounts, lists, now, EmptyCases)
 	runSized(t, got, accounts, lists, now, cases)
 	runCoverage(t, want, got, accounts)
+	runReconcile(t, got, accounts, lists, now, reconcile)
 }
 
 // caseQuery is a case's arguments with the account lists filled in, and the

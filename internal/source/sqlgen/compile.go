@@ -178,6 +178,9 @@ type compilation struct {
 	onlyEmpty []string
 	// agg is the grouping stage's SQL.
 	agg string
+	// unattributed is the condition of a delivery row read beside a set kept
+	// per campaign (see breakdownRows); "" when the query reads none.
+	unattributed string
 }
 
 // useMetrics finds the metrics used and the additive sums they need.
@@ -237,6 +240,12 @@ func (c *compilation) dimension(name string) (string, error) {
 	} else {
 		c.aliases[e[:1]] = true
 	}
+	if c.unattributed != "" && catalog.IsBreakdown(name) {
+		// Delivery no campaign holds, read beside a per-campaign set: it has
+		// no value of the set's breakdowns (its own country, device or
+		// publisher_platform are not the set's).
+		e = "CASE WHEN " + c.unattributed + " THEN NULL ELSE " + e + " END"
+	}
 	return namedWindow(name, e), nil
 }
 
@@ -272,6 +281,7 @@ func (c *compilation) aggregate() (string, error) {
 		return "", err
 	}
 	c.aliases = map[string]bool{}
+	c.unattributed = c.unattributedRows()
 	var selects []string
 	if periodExpr != "" {
 		selects = append(selects, periodExpr+" AS p")
@@ -296,7 +306,7 @@ func (c *compilation) aggregate() (string, error) {
 	// One breakdown set per platform (catalog.BreakdownSet): the delivery rows,
 	// or the set holding the query's breakdowns, never two that would count
 	// the same delivery twice.
-	where = append(where, "f.breakdown IN ("+b.params(anySlice(q.BreakdownKeys()))+")")
+	where = append(where, c.breakdownRows())
 	for _, f := range q.Filters {
 		if f.Metric {
 			continue
@@ -327,6 +337,63 @@ func (c *compilation) aggregate() (string, error) {
 	}
 	return fmt.Sprintf("SELECT %s\n  FROM %s\n  WHERE %s%s",
 		strings.Join(selects, ", "), from, strings.Join(where, "\n    AND "), groupBy), nil
+}
+
+// unattributedRows is the condition of the delivery rows a query reads beside
+// the sets it reads that are kept per campaign (catalog.BreakdownSet.Level):
+// such a set is made of campaigns' reports, so delivery that no campaign
+// holds is in none of its rows. Those delivery rows are read with the set,
+// their breakdowns empty, so that the answer still counts them — in a row
+// with no age (or placement, or conversion_action), which step 1 removes
+// and reports when it has no other dimension — and the rows reconcile with
+// the delivery totals. "" when the query reads no such set. A platform that
+// reads the delivery rows themselves keeps them as they are: the condition
+// names the platforms whose set is per campaign when the query has both.
+func (c *compilation) unattributedRows() string {
+	var perCampaign []string
+	delivery := false
+	for _, p := range c.q.AccountPlatforms() {
+		s, ok := c.q.BreakdownSet(p)
+		switch {
+		case !ok || s.Key == catalog.Delivery:
+			delivery = true
+		case s.Level == catalog.LevelCampaign:
+			perCampaign = append(perCampaign, "'"+p+"'") // catalog constants, not input
+		}
+	}
+	if len(perCampaign) == 0 {
+		return ""
+	}
+	cond := "f.breakdown = '" + catalog.Delivery + "'"
+	if delivery {
+		platform := "f.platform"
+		if c.d.Layout() != Denormalized {
+			platform = dimensionExpr["platform"]
+			c.aliases[platform[:1]] = true
+		}
+		cond += " AND " + platform + " IN (" + strings.Join(perCampaign, ", ") + ")"
+	}
+	return cond
+}
+
+// breakdownRows is the WHERE condition of the sets the query reads, with the
+// delivery rows no campaign holds beside a per-campaign set (unattributedRows)
+// that carry some of the sums the query reads.
+func (c *compilation) breakdownRows() string {
+	in := "f.breakdown IN (" + c.b.params(anySlice(c.q.BreakdownKeys())) + ")"
+	if c.unattributed == "" {
+		return in
+	}
+	// Only where it has some of what the query sums: a delivery row with no
+	// conversions is not a conversion_action row, nor a row of zeros.
+	var some []string
+	for _, m := range c.sums {
+		some = append(some, "coalesce(f."+catalog.MustLookup(m).Storage.Column+", 0) <> 0")
+	}
+	if len(some) == 0 {
+		some = []string{"1 = 0"} // nothing summed (reach alone): no such row
+	}
+	return "(" + in + " OR " + c.unattributed + " AND coalesce(f.campaign_id, '') = '' AND (" + strings.Join(some, " OR ") + "))"
 }
 
 // sumRef is an additive sum's column in the agg stage.
