@@ -36,11 +36,12 @@ func (t *Table) Select(rows []int) *Table {
 
 // JudgedDimensions are the columns step 1 judges when it decides whether a
 // row's dimensions are all empty: the visible dimensions, except unit columns
-// (Unit, or the CurrencyColumn of a money column) — a currency only says which
-// unit the money is in, so the same rows are removed whether or not the
-// accounts span currencies — unless they are the only dimensions, which are
-// then not judged at all. Sources that rank rows before fitting (a top-N in
-// SQL) use the same rule, so a row step 1 removes never takes a place.
+// (Unit, or the CurrencyColumn of a money column) — a currency or an
+// attribution window only says how the numbers are measured, so the same rows
+// are removed whether or not the accounts span currencies or windows — unless
+// they are the only dimensions, which are then not judged at all. Sources
+// that rank rows before fitting (a top-N in SQL) use the same rule, so a row
+// step 1 removes never takes a place.
 func JudgedDimensions(cols []*Column) []*Column {
 	units := map[string]bool{}
 	for _, c := range cols {
