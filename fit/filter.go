@@ -92,12 +92,15 @@ func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []stri
 	return t.Select(keep), removed, judged
 }
 
-// allZeroPartitions returns, sorted, the values of the partition column whose
+// AllZeroPartitions returns, sorted, the values of the partition column whose
 // rows have every visible metric zero or empty, and at least one a real zero —
 // an account whose token likely lacks the right scopes. (Metrics that are only
-// empty, such as reach a platform does not report, say nothing of the token.) When the table has no partition column, the whole table
-// is one partition and whole reports whether it is all zero.
-func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
+// empty, such as reach a platform does not report, say nothing of the token.)
+// When the table has no partition column, the whole table is one partition
+// and whole reports whether it is all zero. Step 1 judges with it; a caller
+// judging partitions for a table without their column does too
+// (Partitions.Judged).
+func AllZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
 	var metrics []*Column
 	for _, c := range t.Columns {
 		if c.Role == RoleMetric && !c.Hidden {
