@@ -57,8 +57,9 @@ func (c *Column) InCurrencyOf(currencyColumn string) *Column {
 	return c
 }
 
-// AsUnit marks a dimension that says which unit other columns are in, not a
-// breakdown (see Column.Unit). It returns c.
+// AsUnit marks a dimension that describes how the row is measured (a
+// currency, an attribution window), not a breakdown (see Column.Unit). It
+// returns c.
 func (c *Column) AsUnit() *Column {
 	c.Unit = true
 	return c

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"slices"
 	"testing"
 )
 
@@ -71,5 +72,44 @@ func TestSingleEmptyFieldRowIsKept(t *testing.T) {
 	rows, err := csv.NewReader(&b).ReadAll()
 	if err != nil || len(rows) != 2 {
 		t.Errorf("read back %q, %v", rows, err)
+	}
+}
+
+// A caller that judged each partition itself (Partitions.Judged) is believed
+// for a table without the partition column — rows by campaign that mix an
+// all-zero account with others — except for a selection, which says nothing
+// of what a partition holds; a table with the column is judged by it.
+func TestAllZeroJudgedByTheCaller(t *testing.T) {
+	byCampaign := func() *Table {
+		return &Table{Grain: Total, Columns: []*Column{
+			{Name: "campaign", Role: RoleDimension, Strings: []string{"x", "y"}},
+			{Name: "spend", Role: RoleMetric, Numbers: []float64{0, 3}}}}
+	}
+	judged := Partitions{Column: "account_id", Keys: []string{"a", "b"}, Judged: true, Zero: []string{"b"}}
+	for _, c := range []struct {
+		name      string
+		tab       *Table
+		selection string
+		want      []string
+	}{
+		{"no partition column", byCampaign(), "", []string{"b"}},
+		{"a selection", byCampaign(), "spend > 1", nil},
+		{"the partition column", &Table{Grain: Total, Columns: []*Column{
+			{Name: "account_id", Role: RoleDimension, Strings: []string{"a", "b"}},
+			{Name: "spend", Role: RoleMetric, Numbers: []float64{0, 3}}}}, "", []string{"a"}},
+	} {
+		resp, err := Fit(context.Background(), c.tab, Options{Budget: 5000, Partitions: judged, Selection: c.selection})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range resp.Meta.Warnings {
+			if w.Type == "all_zero_metrics" {
+				got = append(got, w.Keys...)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: all_zero_metrics %q, want %q", c.name, got, c.want)
+		}
 	}
 }

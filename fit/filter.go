@@ -36,11 +36,12 @@ func (t *Table) Select(rows []int) *Table {
 
 // JudgedDimensions are the columns step 1 judges when it decides whether a
 // row's dimensions are all empty: the visible dimensions, except unit columns
-// (Unit, or the CurrencyColumn of a money column) — a currency only says which
-// unit the money is in, so the same rows are removed whether or not the
-// accounts span currencies — unless they are the only dimensions, which are
-// then not judged at all. Sources that rank rows before fitting (a top-N in
-// SQL) use the same rule, so a row step 1 removes never takes a place.
+// (Unit, or the CurrencyColumn of a money column) — a currency or an
+// attribution window only says how the numbers are measured, so the same rows
+// are removed whether or not the accounts span currencies or windows — unless
+// they are the only dimensions, which are then not judged at all. Sources
+// that rank rows before fitting (a top-N in SQL) use the same rule, so a row
+// step 1 removes never takes a place.
 func JudgedDimensions(cols []*Column) []*Column {
 	units := map[string]bool{}
 	for _, c := range cols {
@@ -91,12 +92,15 @@ func dropEmptyDimensionRows(t *Table) (kept *Table, removed []int, judged []stri
 	return t.Select(keep), removed, judged
 }
 
-// allZeroPartitions returns, sorted, the values of the partition column whose
+// AllZeroPartitions returns, sorted, the values of the partition column whose
 // rows have every visible metric zero or empty, and at least one a real zero —
 // an account whose token likely lacks the right scopes. (Metrics that are only
-// empty, such as reach a platform does not report, say nothing of the token.) When the table has no partition column, the whole table
-// is one partition and whole reports whether it is all zero.
-func allZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
+// empty, such as reach a platform does not report, say nothing of the token.)
+// When the table has no partition column, the whole table is one partition
+// and whole reports whether it is all zero. Step 1 judges with it; a caller
+// judging partitions for a table without their column does too
+// (Partitions.Judged).
+func AllZeroPartitions(t *Table, partition string) (keys []string, whole bool) {
 	var metrics []*Column
 	for _, c := range t.Columns {
 		if c.Role == RoleMetric && !c.Hidden {

@@ -195,7 +195,8 @@ func (p *pipeline) filter(t *Table, meta *Meta) *Table {
 	if p.opt.Selection != "" {
 		return kept
 	}
-	keys, whole := allZeroPartitions(t, p.opt.Partitions.Column)
+	keys, whole := AllZeroPartitions(t, p.opt.Partitions.Column)
+	keys, whole = p.opt.Partitions.zeroOf(t, keys, whole)
 	p.warnAllZero(meta, keys, whole)
 	return kept
 }

@@ -210,6 +210,7 @@ func (p *pipeline) largeSummary(ctx context.Context, opt SummaryOptions, meta *M
 	}
 	if p.opt.Selection == "" {
 		keys, whole := allZeroAggregates(l.Schema, agg, l.Removed, p.opt.Partitions.Column)
+		keys, whole = p.opt.Partitions.zeroOf(l.Schema, keys, whole)
 		p.warnAllZero(meta, keys, whole)
 	}
 	kept := l.Rows - l.Removed.Len()
@@ -225,7 +226,7 @@ func (p *pipeline) largeSummary(ctx context.Context, opt SummaryOptions, meta *M
 	return complete, header + kept*perRow, suggestions, nil
 }
 
-// allZeroAggregates is allZeroPartitions over a table known by its
+// allZeroAggregates is AllZeroPartitions over a table known by its
 // aggregates and the rows step 1 removed from it.
 func allZeroAggregates(schema *Table, agg *Aggregates, removed *Table, partition string) (keys []string, whole bool) {
 	var metrics []*Column

@@ -117,6 +117,24 @@ type Partitions struct {
 	Keys []string
 	// ZeroDetail explains an all-zero partition to the user.
 	ZeroDetail string
+	// Judged says the caller judged each partition itself, for a table
+	// without Column (adsmcp asks its source per account, so whether an
+	// account is all zero does not depend on the dimensions asked): Zero are
+	// the partitions it found all zero (AllZeroPartitions over the table by
+	// Column), and Fit warns about them instead of judging the table as one
+	// partition. Ignored when the table has Column.
+	Judged bool
+	Zero   []string
+}
+
+// zeroOf is the all-zero judgement of a table whose own judgement (by the
+// partition column, or as one partition) is keys and whole: the caller's,
+// when it judged the partitions of a table without their column.
+func (o Partitions) zeroOf(t *Table, keys []string, whole bool) ([]string, bool) {
+	if o.Judged && (o.Column == "" || t.Column(o.Column) == nil) {
+		return o.Zero, false
+	}
+	return keys, whole
 }
 
 // Dialect describes the caller's query language where Fit writes queries back

@@ -101,3 +101,53 @@ func TestRemovedTotalsPerCurrencyIgnoreTheCurrencyColumn(t *testing.T) {
 		t.Errorf("%+v\n%s", vf, b)
 	}
 }
+
+// An attribution window, like a currency, says how a row's numbers are
+// counted, not what it breaks down: rows with no campaign are removed whatever
+// window they are counted under, and what they carried is given per window,
+// since conversions counted under different windows are never added up.
+func TestRemovedTotalsPerAttributionWindow(t *testing.T) {
+	spend := rtSum("spend", 1.25, 2, 3.5, 4)
+	spend.Money, spend.Currency = true, "USD"
+	tab := &Table{Grain: Total, Columns: []*Column{
+		rtDim("campaign", "x", "", "", "y"), rtDim("attribution_window", "7d_click", "7d_click", "per_conversion_action", "7d_click").AsUnit(),
+		spend, rtSum("conversions", 1, 2, 3, 4),
+	}}
+	resp, err := Fit(context.Background(), tab, Options{Budget: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Table.Len() != 2 {
+		t.Fatalf("%d rows kept, want 2: the attribution_window column does not make a row attributed", resp.Table.Len())
+	}
+	vf := resp.Meta.Optimizations[0]
+	b, _ := MarshalText(vf.RemovedTotals)
+	want := `[{"currency":"USD","attribution_window":"7d_click","rows":1,"spend":2,"conversions":2},{"currency":"USD","attribution_window":"per_conversion_action","rows":1,"spend":3.5,"conversions":3}]`
+	if vf.Type != "validation_filter" || vf.RowsRemoved != 2 || string(b) != want {
+		t.Errorf("%+v\n got %s\nwant %s", vf, b, want)
+	}
+	if !strings.Contains(vf.Detail, "with no campaign:") {
+		t.Errorf("detail %q judges more than the campaign", vf.Detail)
+	}
+}
+
+// Without money, a currency column still splits what removed rows carried,
+// and a second unit column (an attribution window) is never read as the
+// currency.
+func TestRemovedTotalsWithoutMoneyKeepEachUnit(t *testing.T) {
+	tab := &Table{Grain: Total, Columns: []*Column{
+		rtDim("campaign", "x", "", "", "y"),
+		rtDim("attribution_window", "1d_click", "1d_click", "7d_click", "1d_click").AsUnit(),
+		rtDim("currency", "USD", "USD", "ARS", "ARS").AsUnit(),
+		rtSum("conversions", 1, 2, 3, 4),
+	}}
+	resp, err := Fit(context.Background(), tab, Options{Budget: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := MarshalText(resp.Meta.Optimizations[0].RemovedTotals)
+	want := `[{"attribution_window":"1d_click","currency":"USD","rows":1,"conversions":2},{"attribution_window":"7d_click","currency":"ARS","rows":1,"conversions":3}]`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

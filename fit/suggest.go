@@ -797,6 +797,19 @@ func (p *pipeline) fewerDimensions(baseView *grainView, avail int) (Narrowing, *
 		for _, c := range v.rows {
 			cost += c
 		}
+		if p.cmp == nil {
+			// The narrower answer's own step 1 removes the totals whose
+			// judged dimensions are all empty (an ad with no country, once
+			// ad_name is dropped): they are not among its rows, and what
+			// they carried, in its validation_filter, costs about what
+			// they would as rows.
+			if kept, removed, _ := dropEmptyDimensionRows(rolled); len(removed) > 0 {
+				for _, r := range removed {
+					slack += v.rows[r]
+				}
+				rolled = kept
+			}
+		}
 		if cost <= avail {
 			names := []string{}
 			for _, c := range base.Columns { // in the table's order

@@ -117,9 +117,14 @@ type Column struct {
 	Money          bool
 	Currency       string
 	CurrencyColumn string
-	// Unit marks a dimension that says which unit other columns are in (a
-	// currency column), not a breakdown: step 1 does not judge it when it
-	// decides whether a row's dimensions are all empty (see JudgedDimensions).
+	// Unit marks a dimension that describes how the row is measured rather
+	// than what it breaks down: the currency money is in, the attribution
+	// window conversions are counted under (adsmcp marks every column its
+	// normalization adds), a comparison's period and status. Step 1 does not
+	// judge it when it decides whether a row's dimensions are all empty, so
+	// it never makes an unattributed row take a place in a top N (see
+	// JudgedDimensions); what removed rows carried is summed apart for each
+	// of its values (Totals).
 	Unit bool
 	// Hidden columns are carried for exact roll-ups (the parts of a ratio nobody
 	// asked for) and never shown to the model.

@@ -2,14 +2,21 @@ package fit
 
 import (
 	"strconv"
+	"strings"
 )
 
-// Totals are the sums of the Sum metrics of a set of rows in one currency: what
-// rows removed from an answer carried, so that the rows returned plus these
-// totals still equal the complete totals and nothing is lost silently.
+// Totals are the sums of the Sum metrics of a set of rows in one currency and
+// one value of every other unit column (an attribution window): what rows
+// removed from an answer carried, so that the rows returned plus these totals
+// still equal the complete totals and nothing is lost silently — and numbers
+// measured differently are never added up.
 type Totals struct {
 	// Currency of the money values ("" when the table has no money).
 	Currency string
+	// Units are the values the summed rows share in the table's other unit
+	// dimensions (Column.Unit), in column order: an attribution window, or the
+	// currency column of a table that sums no money.
+	Units []UnitValue
 	// Rows is how many rows were summed.
 	Rows int
 	// Metrics are the Sum columns' names in table order, Values their sums.
@@ -28,6 +35,12 @@ func (t Totals) MarshalJSON() ([]byte, error) {
 		b = appendJSON(b, t.Currency)
 		b = append(b, ',')
 	}
+	for _, u := range t.Units {
+		b = appendJSON(b, u.Column)
+		b = append(b, ':')
+		b = appendJSON(b, u.Value)
+		b = append(b, ',')
+	}
 	b = append(b, `"rows":`...)
 	b = strconv.AppendInt(b, int64(t.Rows), 10)
 	for i, m := range t.Metrics {
@@ -43,8 +56,14 @@ func (t Totals) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// totalsOf sums the Sum metric columns of rows of t per currency, in order of
-// first appearance of each currency. Null values count as nothing.
+// UnitValue is a row's value in a unit column.
+type UnitValue struct {
+	Column, Value string
+}
+
+// totalsOf sums the Sum metric columns of rows of t per currency and value of
+// the other unit columns, in order of first appearance. Null values count as
+// nothing.
 func totalsOf(t *Table, rows []int) []Totals {
 	var sums []*Column
 	var currency *Column
@@ -62,14 +81,13 @@ func totalsOf(t *Table, rows []int) []Totals {
 			}
 		}
 	}
-	if currency == nil && fixed == "" {
-		// No money summed, but rows may still be in several currencies (a
-		// currency column asked for): totals stay per currency all the same.
-		for _, c := range t.Columns {
-			if c.Role == RoleDimension && c.Unit {
-				currency = c
-				break
-			}
+	// Rows in several currencies without money summed (a currency column
+	// asked for), or counted under several windows, are summed apart all
+	// the same.
+	var units []*Column
+	for _, c := range t.Columns {
+		if c.Role == RoleDimension && c.Unit && c != currency {
+			units = append(units, c)
 		}
 	}
 	if len(rows) == 0 {
@@ -83,11 +101,18 @@ func totalsOf(t *Table, rows []int) []Totals {
 		if currency != nil {
 			cur = currency.Strings[r]
 		}
-		i, ok := index[cur]
+		key := []string{cur}
+		var vals []UnitValue
+		for _, u := range units {
+			key = append(key, u.Strings[r])
+			vals = append(vals, UnitValue{Column: u.Name, Value: u.Strings[r]})
+		}
+		k := strings.Join(key, "\x00")
+		i, ok := index[k]
 		if !ok {
 			i = len(out)
-			index[cur] = i
-			tot := Totals{Currency: cur, Values: make([]float64, len(sums)), Money: make([]bool, len(sums))}
+			index[k] = i
+			tot := Totals{Currency: cur, Units: vals, Values: make([]float64, len(sums)), Money: make([]bool, len(sums))}
 			for j, c := range sums {
 				tot.Metrics = append(tot.Metrics, c.Name)
 				tot.Money[j] = c.Money

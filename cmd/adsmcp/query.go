@@ -110,7 +110,7 @@ value there (m_compare), its change (m_change) and its change in percent
 	fl.StringArrayVar(&f.filters, "filter", nil, `filter as "field OPERATOR value" or "field>value"; IN, NOT_IN and BETWEEN take comma-separated values (repeatable)`)
 	fl.StringArrayVar(&f.sorts, "sort", nil, `sort key as "field" or "field:desc" (repeatable)`)
 	fl.IntVar(&f.limit, "limit", 0, "explicit top-N (needs --sort)")
-	fl.StringVar(&f.attribution, "attribution-window", "", "count conversions under this window (e.g. 7d_click_1d_view, 1d_click; Meta live only, or the window the warehouse holds); default: each account's own")
+	fl.StringVar(&f.attribution, "attribution-window", "", "count conversions under this window (e.g. 7d_click_1d_view, 1d_click; recounted by Meta live only, else answered only when every account holds that window); default: each account's own")
 	fl.StringVar(&f.compare, "compare", "", "compare with another window: previous_period, previous_year, or START..END (YYYY-MM-DD..YYYY-MM-DD, inclusive)")
 	fl.IntVar(&f.tokenBudget, "token-budget", 0, "token_budget: lower the response budget")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD)")

@@ -151,7 +151,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	notices, withData := e.diagnose(ctx, q, tab, cov)
 	tab.Notices = append(tab.Notices, notices...)
 	req.progress("fitting %d rows to a budget of %d tokens", tab.Len(), b.Tokens)
-	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	e.zeroPartitions(ctx, q, tab, withData, &opts.Partitions)
 	return e.fitted(ctx, started, b, q, tab, opts, calls)
 }
 

@@ -59,7 +59,7 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 		notices = append(notices, unattributedDelivery(q, base)...) // only the comparison window has such rows
 	}
 	tab.Notices = append(tab.Notices, notices...)
-	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	e.zeroPartitions(ctx, q, tab, withData, &opts.Partitions)
 	opts.Report.Warnings = append(opts.Report.Warnings, coverageWarnings(q, old, cov, tab, base)...)
 	opts.Requery = func(ctx context.Context, g fit.Grain) (*fit.Table, error) {
 		req.progress("too large at %s; asking the source at %s grain (current window)", q.Grain, g)

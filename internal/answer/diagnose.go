@@ -399,27 +399,109 @@ func emptyValues(q *query.Query, tab *fit.Table) []fit.Notice {
 		}
 	}
 	if len(reachCols) > 0 && !explained[reachCols[0]] {
-		what := strings.Join(reachCols, " and ")
-		verb := map[bool]string{true: "is", false: "are"}[len(reachCols) == 1]
-		rows := unexplainedReach(q, tab, reachCols[0])
-		switch why := sharedName(q); {
-		case len(rows) == 0:
-		case why != "":
-			out = append(out, fit.Notice{Type: "empty_values", Fields: reachCols,
-				Detail: fmt.Sprintf("%s %s empty where several %s%s: %s", what, verb, why, examples(q, tab, rows), sharedFix(q))})
-		case tab.Grain == fit.Total:
-			out = append(out, fit.Notice{Type: "empty_values", Fields: reachCols,
-				Detail: fmt.Sprintf("%s %s empty where no reach is stored (no delivery counted in that period): unknown, not 0", what, verb)})
-		}
+		out = append(out, reachReasons(q, tab, reachCols)...)
 	}
 	return out
 }
 
-// unexplainedReach are the rows where reach column col is empty outside the
-// periods that partial_period already explains (a first or last week or
-// month cut by the range), and with every dimension set.
-func unexplainedReach(q *query.Query, tab *fit.Table, col string) []int {
-	c := tab.Column(col)
+// reachReasons explain the blank reach and frequency cells (cols) of the rows
+// no other notice explains, each by what is true of its row:
+//   - frequency where reach is 0: impressions / reach has no value;
+//   - a name several objects share (accounts: known from the accounts
+//     queried; campaigns: the source's reach is blank for a shared name and
+//     for one without stored reach alike, so both are said);
+//   - else no reach stored for the row's period.
+func reachReasons(q *query.Query, tab *fit.Table, cols []string) []fit.Notice {
+	reach := tab.Column("reach")
+	if reach != nil && (reach.Role != fit.RoleMetric || reach.Hidden) {
+		reach = nil
+	}
+	var zeroReach, blank []int
+	for _, r := range unexplainedReach(q, tab, cols) {
+		if reach != nil && !reach.IsNull(r) {
+			zeroReach = append(zeroReach, r)
+		} else {
+			blank = append(blank, r)
+		}
+	}
+	// The columns blank in some of rows, in table order.
+	emptyIn := func(rows []int) (fields []string, what string) {
+		for _, name := range cols {
+			c := tab.Column(name)
+			if slices.ContainsFunc(rows, c.IsNull) {
+				fields = append(fields, name)
+			}
+		}
+		verb := map[bool]string{true: "is", false: "are"}[len(fields) == 1]
+		return fields, strings.Join(fields, " and ") + " " + verb
+	}
+	var out []fit.Notice
+	if len(zeroReach) > 0 {
+		fields, what := emptyIn(zeroReach)
+		out = append(out, fit.Notice{Type: "empty_values", Fields: fields,
+			Detail: fmt.Sprintf("%s empty where reach is 0 (nobody was reached): impressions / reach has no value (not 0)", what)})
+	}
+	if len(blank) == 0 {
+		return out
+	}
+	notStored := "no reach is stored (no delivery counted in that period)"
+	if reach == nil && slices.Contains(cols, "frequency") {
+		notStored = "reach is 0 or not stored (no delivery counted in that period)"
+	}
+	var shared, alone []int
+	switch sharedLevel(q) {
+	case "campaign":
+		// The source leaves reach blank alike for a name several campaigns
+		// share and for a campaign without stored reach: both are said.
+		fields, what := emptyIn(blank)
+		return append(out, fit.Notice{Type: "empty_values", Fields: fields,
+			Detail: fmt.Sprintf("%s empty where several campaigns share a campaign_name (in one account or across accounts), whose audiences overlap so one reach for the name cannot be computed, or where %s%s; add campaign_id to dimensions to get reach per campaign",
+				what, notStored, examples(q, tab, blank))})
+	case "account":
+		names := tab.Column("account_name")
+		for _, r := range blank {
+			if namedAccounts(q, names.Strings[r]) > 1 {
+				shared = append(shared, r)
+			} else {
+				alone = append(alone, r)
+			}
+		}
+	default:
+		alone = blank
+	}
+	if len(shared) > 0 {
+		fields, what := emptyIn(shared)
+		out = append(out, fit.Notice{Type: "empty_values", Fields: fields,
+			Detail: fmt.Sprintf("%s empty where several accounts share an account_name%s: their audiences overlap, so one reach for the name cannot be computed; add account_id to dimensions to get reach per account",
+				what, examples(q, tab, shared))})
+	}
+	if len(alone) > 0 {
+		fields, what := emptyIn(alone)
+		out = append(out, fit.Notice{Type: "empty_values", Fields: fields,
+			Detail: fmt.Sprintf("%s empty where %s: unknown, not 0", what, notStored)})
+	}
+	return out
+}
+
+// namedAccounts is how many of q's accounts are named name.
+func namedAccounts(q *query.Query, name string) int {
+	n := 0
+	for _, a := range q.Accounts {
+		if a.AccountName == name {
+			n++
+		}
+	}
+	return n
+}
+
+// unexplainedReach are the rows where one of the reach columns cols is empty
+// outside the periods that partial_period already explains (a first or last
+// week or month cut by the range), and with every dimension set.
+func unexplainedReach(q *query.Query, tab *fit.Table, cols []string) []int {
+	var cs []*fit.Column
+	for _, name := range cols {
+		cs = append(cs, tab.Column(name))
+	}
 	var cut []string
 	if tc := tab.Column(tab.Grain.TimeColumn()); tc != nil && tab.Grain.TimeColumn() != "" {
 		first, last := fit.PartialPeriods(tab.Grain, q.Start, q.End)
@@ -449,33 +531,19 @@ func unexplainedReach(q *query.Query, tab *fit.Table, col string) []int {
 		return slices.ContainsFunc(dims, func(d *fit.Column) bool { return d.Strings[i] == "" })
 	}
 	var rows []int
-	for i := range c.Numbers {
-		if c.IsNull(i) && (tc == nil || !slices.Contains(cut, tc.Strings[i])) && !unattributed(i) {
+	for i := range tab.Len() {
+		empty := slices.ContainsFunc(cs, func(c *fit.Column) bool { return c.IsNull(i) })
+		if empty && (tc == nil || !slices.Contains(cut, tc.Strings[i])) && !unattributed(i) {
 			rows = append(rows, i)
 		}
 	}
 	return rows
 }
 
-// sharedName says, when a row's name may stand for several objects (grouped
+// sharedLevel says, when a row's name may stand for several objects (grouped
 // by campaign_name without campaign_id, or account_name without account_id
-// over several accounts), what shares it: "campaigns share a campaign_name";
-// "" when rows are by ID.
-func sharedName(q *query.Query) string {
-	switch sharedLevel(q) {
-	case "campaign":
-		return "campaigns share a campaign_name (in one account or across accounts)"
-	case "account":
-		return "accounts share an account_name"
-	}
-	return ""
-}
-
-func sharedFix(q *query.Query) string {
-	level := sharedLevel(q)
-	return fmt.Sprintf("their audiences overlap, so one reach for the name cannot be computed; add %s_id to dimensions to get reach per %s", level, level)
-}
-
+// over several accounts), which objects: "campaign" or "account"; "" when
+// rows are by ID.
 func sharedLevel(q *query.Query) string {
 	level := "account"
 	for _, d := range q.Dimensions {

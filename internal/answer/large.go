@@ -135,7 +135,7 @@ func (e *Engine) answerLarge(ctx context.Context, q *query.Query, b budget.Budge
 	if coarse != nil {
 		coarse.Notices = append(coarse.Notices, notices...)
 	}
-	opts.Partitions.Keys, opts.Partitions.ZeroDetail = zeroWarning(q, withData)
+	e.zeroPartitions(ctx, q, nil, withData, &opts.Partitions)
 	resp, err = fit.FitLarge(ctx, large, coarse, opts)
 	if errors.Is(err, fit.ErrNotLarge) {
 		return nil, false, nil

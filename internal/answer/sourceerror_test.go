@@ -91,13 +91,18 @@ func TestFailedAccountsAnswer(t *testing.T) {
 }
 
 // TestSourceCallsCounted: _meta.source_calls counts the requests the source
-// made, re-queries at a coarser grain included.
+// made, re-queries at a coarser grain and the per-account query that judges
+// all-zero accounts included.
 func TestSourceCallsCounted(t *testing.T) {
 	e := engine(t)
-	small := ask(t, e, "", 0, `{"metrics":["spend"],"platforms":["meta_ads"],"date_preset":"last_7d"}`)
+	small := ask(t, e, "", 0, `{"metrics":["spend"],"account_ids":["act_1015823746512093"],"date_preset":"last_7d"}`)
+	mixed := ask(t, e, "", 0, `{"metrics":["spend"],"platforms":["meta_ads"],"date_preset":"last_7d"}`)
 	big := ask(t, e, "", 3000, `{"metrics":["spend","reach"],"dimensions":["campaign_name"],"platforms":["meta_ads"],"time_granularity":"daily","date_preset":"last_90d"}`)
 	if small.Response.Meta.SourceCalls != 1 {
 		t.Errorf("one query: source_calls %d", small.Response.Meta.SourceCalls)
+	}
+	if mixed.Response.Meta.SourceCalls != 2 {
+		t.Errorf("one query over accounts whose rows are mixed, and one by account to judge all-zero accounts: source_calls %d", mixed.Response.Meta.SourceCalls)
 	}
 	if big.Response.Meta.SourceCalls < 2 {
 		t.Errorf("a re-queried answer: source_calls %d (%v)", big.Response.Meta.SourceCalls, big.Response.Meta.Optimizations)

@@ -87,6 +87,13 @@ type Field struct {
 	Platforms   []string `json:"platforms"`
 	Synonyms    []string `json:"synonyms,omitempty"`
 	Level       Level    `json:"-"`
+	// Describes marks a dimension that says how a row's numbers are measured —
+	// the currency money is in, the window conversions are counted under — not
+	// what the row breaks down: one value per account, asked or added by the
+	// query's normalization (the only dimensions it adds). A row is not
+	// attributed by it: fit's step 1 does not judge it and it takes no place
+	// in a top N (fit.Column.Unit, docs/fit.md step 1).
+	Describes bool `json:"-"`
 
 	// Storage is where a Sum metric is stored in the facts table; nil for every
 	// other field. SQL, loaders and producers read it (docs/contract.md §3).

@@ -13,10 +13,10 @@ var fields = []Field{
 		"ad_account_id", "customer_id", "advertiser_id", "act_id"),
 	dim("account_name", "Account name", "Ad account name.", LevelAccount, UnitText, all,
 		"account", "ad_account", "ad_account_name", "customer_name", "customer_descriptive_name", "advertiser_name"),
-	dim("currency", "Currency", "ISO 4217 currency of the account; money metrics are in it.", LevelAccount, UnitISOCode, all,
-		"currency_code", "account_currency"),
-	dim("attribution_window", "Attribution window", "The window the account's conversions are counted under (7d_click_1d_view, 1d_click…; per_conversion_action on Google; unknown when the source does not say). Added by itself when conversions of accounts under different windows would otherwise be summed.", LevelAccount, UnitText, all,
-		"attribution", "attribution_setting", "conversion_window"),
+	describing(dim("currency", "Currency", "ISO 4217 currency of the account; money metrics are in it.", LevelAccount, UnitISOCode, all,
+		"currency_code", "account_currency")),
+	describing(dim("attribution_window", "Attribution window", "The window the account's conversions are counted under (7d_click_1d_view, 1d_click…; per_conversion_action on Google; unknown when the source does not say). Added by itself when conversions of accounts under different windows would otherwise be summed.", LevelAccount, UnitText, all,
+		"attribution", "attribution_setting", "conversion_window")),
 	dim("campaign_id", "Campaign ID", "Campaign identifier.", LevelCampaign, UnitID, all),
 	dim("campaign_name", "Campaign name", "Campaign name.", LevelCampaign, UnitText, all,
 		"campaign", "campaign_title"),
@@ -151,6 +151,13 @@ var fields = []Field{
 func dim(name, label, desc string, level Level, unit Unit, platforms []string, synonyms ...string) Field {
 	return Field{Name: name, Label: label, Description: desc, Kind: Dimension, Type: String,
 		Unit: unit, Platforms: platforms, Synonyms: synonyms, Level: level}
+}
+
+// describing marks a dimension as one that says how a row's numbers are
+// measured (Field.Describes). It returns f.
+func describing(f Field) Field {
+	f.Describes = true
+	return f
 }
 
 func sum(name, label, desc string, unit Unit, platforms []string, synonyms ...string) Field {

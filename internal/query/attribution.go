@@ -156,8 +156,7 @@ func (n *normalizer) windowColumn() {
 	if len(ws) < 2 {
 		return
 	}
-	q.Dimensions = append(q.Dimensions, "attribution_window")
-	n.change(Change{Type: ChangeAttributionColumnAdded, Field: "dimensions", To: "attribution_window",
+	n.addColumn(Change{Type: ChangeAttributionColumnAdded, Field: "dimensions", To: "attribution_window",
 		Detail: fmt.Sprintf("The accounts count conversions under %d attribution windows (%s); an attribution_window column was added so conversions counted under different windows are never summed",
 			len(ws), strings.Join(ws, ", "))})
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // Limits of a single query.
@@ -105,3 +106,16 @@ type normalizer struct {
 func (n *normalizer) problem(p Problem) { n.problems = append(n.problems, p) }
 
 func (n *normalizer) change(c Change) { n.q.Changes = append(n.q.Changes, c) }
+
+// addColumn adds the dimension c.To, saying so with c: the one way the
+// normalization adds a column. Only a describing dimension (catalog
+// Field.Describes: currency, attribution_window) may be added — a column
+// that says how the numbers are measured, never a breakdown that would
+// judge which rows are attributed or take places in a top N.
+func (n *normalizer) addColumn(c Change) {
+	if !catalog.MustLookup(c.To).Describes {
+		panic("query: the normalization adds only describing dimensions, not " + c.To)
+	}
+	n.q.Dimensions = append(n.q.Dimensions, c.To)
+	n.change(c)
+}

@@ -195,8 +195,7 @@ func (n *normalizer) currency() {
 	}
 	curs := n.currencies()
 	if money && len(curs) > 1 {
-		n.q.Dimensions = append(n.q.Dimensions, "currency")
-		n.change(Change{Type: ChangeCurrencyColumnAdded, Field: "dimensions", To: "currency",
+		n.addColumn(Change{Type: ChangeCurrencyColumnAdded, Field: "dimensions", To: "currency",
 			Detail: fmt.Sprintf("The accounts use %d currencies (%s); a currency column was added so money is never summed across currencies",
 				len(curs), strings.Join(curs, ", "))})
 	}

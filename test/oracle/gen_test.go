@@ -94,6 +94,29 @@ func (g *gen) without(c *call, accts []string, platform string) []string {
 	return keep
 }
 
+// differentWindows sets a call's accounts to 2–4 accounts counting
+// conversions under at least two attribution windows, and returns them.
+func (g *gen) differentWindows(c *call) []string {
+	perm := g.r.Perm(len(g.accounts))
+	first := g.accounts[perm[0]]
+	accts := []string{first}
+	for _, i := range perm[1:] {
+		if id := g.accounts[i]; g.d.Accounts[id].AttributionWindow != g.d.Accounts[first].AttributionWindow {
+			accts = append(accts, id)
+			break
+		}
+	}
+	n := 2 + g.r.IntN(3)
+	for _, i := range perm[1:] {
+		if id := g.accounts[i]; len(accts) < n && !slices.Contains(accts, id) {
+			accts = append(accts, id)
+		}
+	}
+	delete(c.Args, "platforms")
+	c.Args["account_ids"] = accts
+	return accts
+}
+
 func (g *gen) chance(p float64) bool   { return g.r.Float64() < p }
 func (g *gen) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 
@@ -231,7 +254,20 @@ func (g *gen) next() *call {
 	var bdFilter []string // breakdown dimensions to filter on
 	convOnly := false     // conversion_action with only its two metrics
 	answerable := false   // no delivery breakdown, ad set or ad field with the set
-	if !big && g.chance(0.15) {
+	// A top N by campaign over accounts under different attribution windows,
+	// with conversions: the attribution_window column is added, and rows with
+	// no campaign must take no place (docs/fit.md, step 1).
+	topN := !big && g.chance(0.08)
+	if topN {
+		accts = g.differentWindows(c)
+		if !slices.Contains(dims, "campaign_name") {
+			dims = append(dims, "campaign_name")
+		}
+		c.Args["dimensions"] = dims
+		add("conversions")
+		add("spend")
+	}
+	if !big && !topN && g.chance(0.15) {
 		bd := [][]string{{"age"}, {"age"}, {"gender"}, {"age", "gender"}, {"placement"}, {"placement", "publisher_platform"},
 			{"placement", "device"}, {"conversion_action"}, {"conversion_action"}, {"conversion_action"},
 			{"age", "country"}, {"gender", "placement"}, {"conversion_action", "device"}, {"age", "publisher_platform"}}[g.r.IntN(14)]
@@ -264,7 +300,7 @@ func (g *gen) next() *call {
 		dims = append(dims, "attribution_window")
 		c.Args["dimensions"] = dims
 	}
-	if g.chance(0.06) {
+	if !topN && g.chance(0.06) {
 		w := g.pick([]string{"7d_click_1d_view", "7d_click_1d_view", "1d_view,7d_click", "7D_CLICK_1D_VIEW", "1d_click", "7d_click", "28d_click", "1d_click_1d_view", "7d_view", "per_conversion_action"})
 		c.Args["attribution_window"] = w
 		if g.chance(0.5) { // the window Meta and TikTok accounts hold: answerable
@@ -397,7 +433,10 @@ func (g *gen) next() *call {
 	if grain != "total" && g.chance(0.2) {
 		cols = append(cols, "date")
 	}
-	if g.chance(0.45) {
+	if topN {
+		c.Args["sort"] = []map[string]any{{"field": g.pick([]string{"spend", "spend", "conversions"}), "direction": g.pick([]string{"asc", "desc"})}}
+		c.Args["limit"] = []int{1, 3, 5, 10}[g.r.IntN(4)]
+	} else if g.chance(0.45) {
 		var keys []map[string]any
 		for k := 1 + g.r.IntN(2); k > 0; k-- {
 			f := g.pick(cols)

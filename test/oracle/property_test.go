@@ -224,10 +224,11 @@ func (tc *tcase) fromEcho(raw json.RawMessage) {
 		return
 	}
 	tc.q, tc.echo = q, echo
-	// Step 1 judges every dimension but currency, which only says which unit
-	// money is in (docs/fit.md), whether it was asked for or added.
+	// Step 1 judges every dimension but currency and attribution_window,
+	// which only say how the numbers are measured (docs/fit.md), whether
+	// asked for or added.
 	for _, d := range q.Dims {
-		if d != "currency" {
+		if !describing[d] {
 			tc.userDims = append(tc.userDims, d)
 		}
 	}
@@ -241,6 +242,10 @@ func (tc *tcase) fromEcho(raw json.RawMessage) {
 		}
 	}
 }
+
+// describing are the dimensions docs/fit.md says step 1 never judges: they
+// say how a row's numbers are measured, not what it breaks down.
+var describing = map[string]bool{"currency": true, "attribution_window": true}
 
 // invariant is one checked property; check returns the problems of a case, each
 // starting with a class tag in brackets.
@@ -350,6 +355,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 	}
 	t.Logf("grains of the CSV answers: %v", grains)
 	logSetCoverage(t, d, cases)
+	logDescribedCoverage(t, d, cases)
 	if len(invalid) > 0 {
 		t.Logf("invalid_query problems: %v", invalid)
 	}
@@ -1030,6 +1036,7 @@ func checkWarnings(d *Data, c *tcase) []string {
 			}
 		}
 	}
+	p = append(p, checkAllZeroNamed(d, c)...)
 	if c.isCSV() {
 		p = append(p, checkPartialPeriod(c)...)
 	}
@@ -1039,6 +1046,82 @@ func checkWarnings(d *Data, c *tcase) []string {
 		}
 	}
 	return p
+}
+
+// logDescribedCoverage logs how many answers exercised an added
+// attribution_window column under a top N with rows step 1 removed, and the
+// per-account all-zero check with an account to name and no account_id
+// column: the compositions the checks above would miss if never generated.
+func logDescribedCoverage(t *testing.T, d *Data, cases []*tcase) {
+	added, topN, removedTopN, zeroByOther, zeroByID := 0, 0, 0, 0, 0
+	for _, c := range cases {
+		if c.q == nil || !c.isCSV() && !c.isSumm() {
+			continue
+		}
+		if len(c.meta.opts("attribution_window_column_added")) > 0 {
+			added++
+			if c.q.Limit > 0 {
+				topN++
+				if len(c.meta.opts("validation_filter")) > 0 {
+					removedTopN++
+				}
+			}
+		}
+		if w := c.meta.warning("all_zero_metrics"); w != nil && len(w.Keys) > 0 && checkAllZeroNamed(d, c) == nil && c.q.Limit == 0 && len(c.q.Filters) == 0 {
+			if slices.Contains(c.q.Dims, "account_id") {
+				zeroByID++
+			} else {
+				zeroByOther++
+			}
+		}
+	}
+	t.Logf("attribution_window added: %d answers, %d with a limit, %d of them with rows removed by step 1; all-zero accounts named as the oracle finds them: %d without an account_id column, %d with one",
+		added, topN, removedTopN, zeroByOther, zeroByID)
+}
+
+// checkAllZeroNamed: without a selection (a metric filter, a limit) or a
+// dimension filter, all_zero_metrics names exactly the accounts the oracle
+// finds all zero — facts in the range, and every metric asked zero or empty
+// with one a real zero — whatever the dimensions asked (docs/query.md,
+// warnings). Reach is not judged here (the oracle does not compute it per
+// account).
+func checkAllZeroNamed(d *Data, c *tcase) []string {
+	if c.q.Limit > 0 || len(c.q.Filters) > 0 || slices.ContainsFunc(c.q.Metrics, func(m string) bool { return m == "reach" || m == "frequency" }) {
+		return nil
+	}
+	var want []string
+	for _, id := range c.q.AccountIDs {
+		q := *c.q
+		q.AccountIDs = []string{id}
+		var s Sums
+		d.EachFact(&q, func(f *Fact) { s.add(&f.Sums) })
+		zero, valued := s.Facts > 0, false
+		for _, m := range c.q.Metrics {
+			v := Value(m, &s)
+			zero = zero && (math.IsNaN(v) || v == 0)
+			valued = valued || !math.IsNaN(v)
+		}
+		if zero && valued {
+			want = append(want, id)
+		}
+	}
+	var got []string
+	if w := c.meta.warning("all_zero_metrics"); w != nil {
+		got = slices.Clone(w.Keys)
+		if len(got) == 0 {
+			got = []string{"(no keys)"}
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		cls := "[all-zero-missing]"
+		if len(got) > len(want) {
+			cls = "[all-zero-extra]"
+		}
+		return []string{fmt.Sprintf("%s all_zero_metrics names %v; the oracle finds all zero %v (dimensions %v)", cls, got, want, c.q.Dims)}
+	}
+	return nil
 }
 
 // checkPartialPeriod: a CSV answer at weekly, monthly or quarterly grain

@@ -508,9 +508,9 @@ func (c *compilation) outputs() []string {
 	}
 	for i, dim := range q.Dimensions {
 		out = append(out, fmt.Sprintf("d%d", i))
-		// The currency column says which unit money is in: never a breakdown
-		// step 1 judges.
-		p.Columns = append(p.Columns, &fit.Column{Name: dim, Role: fit.RoleDimension, Unit: dim == "currency"})
+		// A describing column (currency, attribution window) says how the
+		// row's numbers are measured: never a breakdown step 1 judges.
+		p.Columns = append(p.Columns, &fit.Column{Name: dim, Role: fit.RoleDimension, Unit: catalog.MustLookup(dim).Describes})
 	}
 	for _, m := range q.Metrics {
 		if ref, ok := c.metricRef[m]; ok {
