@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/adsmcp/adsmcp/test/skipreport"
 )
 
 // fit is for Go developers outside adsmcp: importing it must cost them the
@@ -53,9 +57,12 @@ func TestFitImportsNothingOfAdsmcpNorHeavierThanTheTokenizer(t *testing.T) {
 // still lists adsmcp's requirements: Go reads their go.mod files to resolve
 // versions, never their code.)
 //
-// It runs offline from the module cache, which building this repository
-// fills. When the cache lacks a module it asks the module proxy; if that is
-// unreachable too, it skips outside CI and fails in CI (CI=true).
+// The consumer has a module cache of its own, empty at first, so that what
+// lands in it is exactly what its commands fetched. It is fed from this
+// machine's module cache (a file:// proxy, offline) and, for what that lacks
+// (a fresh machine has built fit, not read every go.mod of adsmcp's graph),
+// from the configured module proxy. If that is unreachable too, the test
+// skips outside CI and fails in CI (CI=true).
 func TestSeparateModuleResolvesOnlyTheTokenizer(t *testing.T) {
 	root := strings.TrimSpace(goCmd(t, ".", nil, "list", "-m", "-f", "{{.Dir}}"))
 	dir := t.TempDir()
@@ -75,22 +82,32 @@ func TestSeparateModuleResolvesOnlyTheTokenizer(t *testing.T) {
 	}
 	write("go.sum", string(sum))
 
-	offline := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local"}
-	if out, err := goTry(t.Context(), dir, offline, "mod", "tidy"); err != nil {
-		t.Logf("offline from the module cache: %v\n%s", err, out)
-		online := []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
-		if out, err := goTry(t.Context(), dir, online, "mod", "tidy"); err != nil {
-			msg := "the module cache lacks a module of adsmcp's graph and the module proxy is unreachable; run `go mod download` in the repository with network access: " + err.Error() + "\n" + out
+	modcache := t.TempDir()
+	goenv := strings.Fields(goCmd(t, ".", nil, "env", "GOMODCACHE", "GOPROXY"))
+	// A comma lets the go command fall through to the next proxy when one
+	// answers "not found", as the file proxy does for what the cache lacks
+	// (https://go.dev/ref/mod#goproxy-protocol).
+	proxy := "file://" + filepath.ToSlash(filepath.Join(goenv[0], "cache", "download")) + "," + goenv[1]
+	// -modcacherw: the go command makes the module cache read-only, and
+	// t.TempDir must be able to remove it.
+	env := []string{"GOMODCACHE=" + modcache, "GOPROXY=" + proxy, "GOFLAGS=-mod=mod -modcacherw", "GOWORK=off", "GOTOOLCHAIN=local"}
+	consumer := func(args ...string) string {
+		t.Helper()
+		out, err := goTry(t.Context(), dir, env, args...)
+		if err != nil {
+			msg := fmt.Sprintf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 			if os.Getenv("CI") != "" {
 				t.Fatal(msg)
 			}
-			t.Skip(msg)
+			skipreport.Skip(t, "this machine's module cache lacks a module of adsmcp's graph and the module proxy is unreachable (CI fails here): "+msg)
 		}
+		return out
 	}
+	consumer("mod", "tidy")
 
 	// The consumer's requirements: adsmcp and the tokenizer's modules.
 	var mf struct{ Require []struct{ Path string } }
-	if err := json.Unmarshal([]byte(goCmd(t, dir, offline, "mod", "edit", "-json")), &mf); err != nil {
+	if err := json.Unmarshal([]byte(consumer("mod", "edit", "-json")), &mf); err != nil {
 		t.Fatal(err)
 	}
 	var required []string
@@ -104,8 +121,8 @@ func TestSeparateModuleResolvesOnlyTheTokenizer(t *testing.T) {
 		t.Errorf("a module importing fit requires %v, not the tokenizer: is the test module right?", required)
 	}
 
-	// The modules whose code is fetched (a zip checksum in go.sum, not only a
-	// go.mod one) and built.
+	// The modules whose code a checkout of the consumer fetches: a zip
+	// checksum in go.sum, not only a go.mod one.
 	sums, err := os.ReadFile(filepath.Join(dir, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
@@ -115,14 +132,45 @@ func TestSeparateModuleResolvesOnlyTheTokenizer(t *testing.T) {
 			t.Errorf("a module importing fit fetches the code of %s", f[0])
 		}
 	}
-	built := goCmd(t, dir, offline, "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", ".")
+	// The modules whose packages it builds.
+	built := consumer("list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", ".")
 	for _, m := range strings.Fields(built) {
 		if m != "example.com/consumer" && m != "github.com/adsmcp/adsmcp" && !slices.Contains(tokenizerModules, m) {
 			t.Errorf("a module importing fit builds packages of %s", m)
 		}
 	}
-	// The whole graph resolves offline from go.mod files alone.
-	goCmd(t, dir, offline, "list", "-m", "all")
+	// The whole graph resolves, and from go.mod files alone: after all of the
+	// above, the consumer's own module cache holds the code (a .zip) of the
+	// tokenizer's modules and of no other.
+	consumer("list", "-m", "all")
+	download := filepath.Join(modcache, "cache", "download")
+	var fetched []string
+	err = filepath.WalkDir(download, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".zip" {
+			return err
+		}
+		// cache/download/<module path>/@v/<version>.zip; the path has its
+		// capitals escaped (https://go.dev/ref/mod#module-cache), which the
+		// tokenizer's paths have none of.
+		rel, err := filepath.Rel(download, filepath.Dir(filepath.Dir(path)))
+		if err != nil {
+			return err
+		}
+		m := filepath.ToSlash(rel)
+		fetched = append(fetched, m)
+		if !slices.Contains(tokenizerModules, m) {
+			t.Errorf("resolving a module importing fit fetched the code of %s (%s)", m, filepath.Base(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Building needs the tokenizer's code: not finding it would mean this
+	// walk looks in the wrong place and checks nothing.
+	if !slices.Contains(fetched, tokenizerModules[0]) {
+		t.Errorf("the consumer's module cache holds the code of %v, not the tokenizer's: is the walk right?", fetched)
+	}
 }
 
 // goCmd runs the go command in dir with env added, failing the test on error.

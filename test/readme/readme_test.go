@@ -126,7 +126,18 @@ func copyRepo(t *testing.T, dir string) {
 	t.Helper()
 	out, err := exec.Command("git", "-C", repoRoot, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
+		// A source archive (GitHub's "Download ZIP") has no .git, and then
+		// nothing says which files a clone would hold: skip, except in CI,
+		// which runs on a clone.
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		msg := fmt.Sprintf("git ls-files: %v %s", err, bytes.TrimSpace(stderr))
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		skipreport.Skip(t, "needs a git checkout to copy what a clone holds: "+msg)
 	}
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		data, err := os.ReadFile(filepath.Join(repoRoot, name))
