@@ -42,7 +42,8 @@ func TestQueryCompareOverMCP(t *testing.T) {
 		cmp.Compare.Start != "2026-01-05" || cmp.Compare.End != "2026-02-01" || cmp.Compare.Days != 28 {
 		t.Errorf("_meta.comparison windows %s, want 2026-02-02 … 2026-03-01 against 2026-01-05 … 2026-02-01, 28 days each", raw)
 	}
-	if !strings.Contains(cmp.Alignment, "week 1 of the current window against week 1 of the comparison window") {
+	if !strings.Contains(cmp.Alignment, "each week of the current window against the comparison window's days paired with it") ||
+		!strings.Contains(cmp.Alignment, "no row is new or stopped because of where periods fall") {
 		t.Errorf("alignment %q", cmp.Alignment)
 	}
 	rows := strings.Split(strings.TrimSuffix(b[1], "\n"), "\n")
