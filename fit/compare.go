@@ -54,6 +54,15 @@ type Comparison struct {
 	Keep      func(t *Table, row int) bool
 	Limit     int
 	Selection string
+	// Reads are the compared columns the selection and Options.Sort read
+	// (spend_change, frequency_change_pct, …). When one is left out at the
+	// grain returned (metric_not_compared), the selection is not applied to
+	// a column that is not there — a filter would keep no row, a top N would
+	// take rows in no stated order — and a selection_not_applied warning
+	// says so: every compared row is returned. (A metric is left out where
+	// one window cannot have it at that grain, metric_not_compared, or
+	// where no window can, metric_unavailable_at_grain.)
+	Reads []string
 }
 
 // The names the joined table gives its columns, after the current window's
@@ -316,12 +325,20 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 			Detail: fmt.Sprintf("%s %s not compared at %s grain: one of the windows does not have %s at this grain (distinct counts are never added up)",
 				joinWords(left, "and"), map[bool]string{true: "is", false: "are"}[len(left) == 1], g, map[bool]string{true: "it", false: "them"}[len(left) == 1])})
 	}
-	joined = SortRows(joined, p.opt.Sort)
+	keep, limit, selection, order := cmp.Keep, cmp.Limit, cmp.Selection, p.opt.Sort
+	if missing := absentColumns(joined, cmp.Reads); len(missing) > 0 {
+		keep, limit, selection = nil, 0, ""
+		order = slices.DeleteFunc(slices.Clone(order), func(k SortKey) bool { return slices.Contains(missing, k.Column) })
+		meta.Warnings = appendNew(meta.Warnings, Warning{Type: "selection_not_applied", Fields: missing,
+			Detail: fmt.Sprintf("The rows were not selected, sorted or limited by %s: its metric is left out of this answer at %s grain (another warning says why), so every compared row is returned. Select or sort by a metric the answer has",
+				joinWords(missing, "or"), g)})
+	}
+	joined = SortRows(joined, order)
 	all := joined.Len()
-	if cmp.Keep != nil {
+	if keep != nil {
 		var rows []int
 		for r := range joined.Len() {
-			if cmp.Keep(joined, r) {
+			if keep(joined, r) {
 				rows = append(rows, r)
 			}
 		}
@@ -331,15 +348,15 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 		meta.OriginalRows = all
 	}
 	meta.RowsBeforeLimit = 0
-	if cmp.Limit > 0 {
-		if joined.Len() > cmp.Limit {
+	if limit > 0 {
+		if joined.Len() > limit {
 			meta.RowsBeforeLimit = joined.Len()
 		}
-		joined = limitRows(joined, cmp.Limit, joined.Column(p.opt.Dialect.LimitPartition))
+		joined = limitRows(joined, limit, joined.Column(p.opt.Dialect.LimitPartition))
 	}
-	if cmp.Selection != "" {
+	if selection != "" {
 		meta.Optimizations = append(slices.Clone(meta.Optimizations), Optimization{Type: "comparison_selection", RowsBefore: all, RowsAfter: joined.Len(),
-			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain selected by %s", pluralRows(joined.Len()), pluralRows(all), g, cmp.Selection)})
+			Detail: fmt.Sprintf("Kept the %s of %s compared at %s grain selected by %s", pluralRows(joined.Len()), pluralRows(all), g, selection)})
 	}
 	cm := &ComparisonMeta{Mode: cmp.Mode, Current: windowOf(p.opt.Start, p.opt.End), Compare: windowOf(cmp.Start, cmp.End),
 		Alignment: p.alignmentWords(g),
@@ -359,6 +376,17 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 	}
 	meta.Comparison = cm
 	return joined, meta, nil
+}
+
+// absentColumns are the names among reads that t has no column of.
+func absentColumns(t *Table, reads []string) []string {
+	var out []string
+	for _, n := range reads {
+		if t.Column(n) == nil && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // alignmentWords says how rows of the two windows are paired at grain g,

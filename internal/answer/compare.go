@@ -10,6 +10,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -76,7 +77,7 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 			q2.Grain = g
 			return e.Source.Query(ctx, &q2)
 		},
-		Keep: keepCompared(q), Limit: q.Limit, Selection: selectionOf(q)}
+		Keep: keepCompared(q), Limit: q.Limit, Selection: selectionOf(q), Reads: comparedReads(q)}
 	req.progress("comparing %d and %d rows within a budget of %d tokens", tab.Len(), base.Len(), b.Tokens)
 	return e.fitted(ctx, started, b, q, tab, opts, calls)
 }
@@ -120,6 +121,28 @@ func filterOnly(q *query.Query) []string {
 		}
 		if f.Metric && !slices.Contains(q.Metrics, m) && !slices.Contains(out, m) {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// comparedReads are the compared columns q's selection reads: its metric
+// filters' fields and the sort keys that name a metric or a metric's
+// comparison column (spend_change), not a dimension or the time column.
+func comparedReads(q *query.Query) []string {
+	var out []string
+	for _, f := range q.Filters {
+		if f.Metric {
+			out = append(out, f.Field)
+		}
+	}
+	for _, k := range q.Sort {
+		m := k.Field
+		if base, _, ok := query.SplitDerived(m); ok {
+			m = base
+		}
+		if f, ok := catalog.Lookup(m); ok && f.IsMetric() {
+			out = append(out, k.Field)
 		}
 	}
 	return out

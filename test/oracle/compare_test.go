@@ -167,10 +167,15 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	for _, p := range x.Rows {
 		x.byKey[p.Key()] = p
 	}
+	// A selection that reads a metric the answer left out (its warning
+	// names both) is not applied: every compared row, the other sort keys.
+	skipped := c.selectionNotApplied()
+	applied := len(skipped) == 0
+	keys := slices.DeleteFunc(slices.Clone(c.q.Sort), func(k SortKey) bool { return slices.Contains(skipped, k.Field) })
 	for _, p := range x.Rows {
 		ok := true
 		for _, f := range c.q.Filters {
-			if f.Metric && !MatchNumber(x.Value(d, p, f.Field), f) {
+			if applied && f.Metric && !MatchNumber(x.Value(d, p, f.Field), f) {
 				ok = false
 			}
 		}
@@ -180,7 +185,7 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	}
 	ties := cmpTies(c.q, g)
 	sort.SliceStable(x.qualifying, func(i, j int) bool {
-		r, _ := compareRows(x.getter(d, x.qualifying[i]), x.getter(d, x.qualifying[j]), c.q.Sort, ties, nil)
+		r, _ := compareRows(x.getter(d, x.qualifying[i]), x.getter(d, x.qualifying[j]), keys, ties, nil)
 		return r < 0
 	})
 	curs := map[string]bool{}
@@ -189,7 +194,7 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	}
 	x.perCur = slices.ContainsFunc(c.q.Sort, func(k SortKey) bool { return moneyField(k.Field) }) && len(curs) > 1
 	x.kept = x.qualifying
-	if c.q.Limit > 0 {
+	if c.q.Limit > 0 && applied {
 		x.kept = nil
 		n := map[string]int{}
 		for _, p := range x.qualifying {
@@ -205,6 +210,40 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	}
 	c.cmp.exp[g] = x
 	return x
+}
+
+// selectionNotApplied are the fields of the query's selection that the
+// answer says it did not select by (selection_not_applied), when each is a
+// column of a metric the answer also says it left out (metric_not_compared,
+// metric_unavailable_at_grain);
+// nil otherwise, and the oracle then applies the whole selection.
+func (c *tcase) selectionNotApplied() []string {
+	var left, named []string
+	for _, w := range c.meta.Warnings {
+		switch w.Type {
+		case "metric_not_compared", "metric_unavailable_at_grain":
+			left = append(left, w.Fields...)
+		case "selection_not_applied":
+			named = append(named, w.Fields...)
+		}
+	}
+	for _, f := range named {
+		if !slices.Contains(left, comparedBase(f)) {
+			return nil
+		}
+	}
+	return named
+}
+
+// comparedBase is the metric a comparison column is of (reach for
+// reach_change_pct).
+func comparedBase(col string) string {
+	for _, suf := range []string{"_change_pct", "_change", "_compare"} {
+		if b, ok := strings.CutSuffix(col, suf); ok {
+			return b
+		}
+	}
+	return col
 }
 
 // cmpTies are the columns a comparison's rows are ordered by after the sort
@@ -523,6 +562,20 @@ func checkCmpRows(d *Data, c *tcase) []string {
 	for _, col := range append(slices.Clone(c.q.Dims), "compare_status") {
 		if t.col(col) < 0 {
 			p = append(p, fmt.Sprintf("[header] column %q missing from %v", col, t.header))
+		}
+	}
+	var reads []string
+	for _, f := range c.q.Filters {
+		if f.Metric {
+			reads = append(reads, f.Field)
+		}
+	}
+	for _, k := range c.q.Sort {
+		reads = append(reads, k.Field)
+	}
+	for _, f := range reads {
+		if m := comparedBase(f); slices.Contains(c.q.Metrics, m) && t.col(m) < 0 && t.col(m+"_compare") < 0 && !slices.Contains(c.selectionNotApplied(), f) {
+			p = append(p, fmt.Sprintf("[selection-on-missing] the selection reads %s, whose metric is not in the answer, and no selection_not_applied warning names it", f))
 		}
 	}
 	var fields []string
