@@ -56,12 +56,11 @@ type Comparison struct {
 	Selection string
 	// Reads are the compared columns the selection and Options.Sort read
 	// (spend_change, frequency_change_pct, …). When one is left out at the
-	// grain returned (metric_not_compared), the selection is not applied to
-	// a column that is not there — a filter would keep no row, a top N would
-	// take rows in no stated order — and a selection_not_applied warning
-	// says so: every compared row is returned. (A metric is left out where
-	// one window cannot have it at that grain, metric_not_compared, or
-	// where no window can, metric_unavailable_at_grain.)
+	// grain returned (metric_not_compared, or metric_unavailable_at_grain),
+	// the selection is not applied to a column that is not there — a filter
+	// would keep no row, a top N would take rows in no stated order: Keep
+	// must pass a filter whose column t lacks, a sort key on it is dropped
+	// with the limit, and a selection_not_applied warning says so.
 	Reads []string
 }
 
@@ -325,13 +324,24 @@ func (p *pipeline) compareAt(g Grain, cur, base *Table, meta Meta) (*Table, Meta
 			Detail: fmt.Sprintf("%s %s not compared at %s grain: one of the windows does not have %s at this grain (distinct counts are never added up)",
 				joinWords(left, "and"), map[bool]string{true: "is", false: "are"}[len(left) == 1], g, map[bool]string{true: "it", false: "them"}[len(left) == 1])})
 	}
-	keep, limit, selection, order := cmp.Keep, cmp.Limit, cmp.Selection, p.opt.Sort
+	limit, order := cmp.Limit, p.opt.Sort
 	if missing := absentColumns(joined, cmp.Reads); len(missing) > 0 {
-		keep, limit, selection = nil, 0, ""
+		// A filter on a missing column is skipped by Keep; a sort key on
+		// one is dropped, and with it a limit that would take rows in an
+		// order it does not state.
+		unsorted := slices.ContainsFunc(order, func(k SortKey) bool { return slices.Contains(missing, k.Column) })
 		order = slices.DeleteFunc(slices.Clone(order), func(k SortKey) bool { return slices.Contains(missing, k.Column) })
+		what := "filtered or sorted"
+		if unsorted && limit > 0 {
+			limit, what = 0, "filtered, sorted or limited"
+		}
 		meta.Warnings = appendNew(meta.Warnings, Warning{Type: "selection_not_applied", Fields: missing,
-			Detail: fmt.Sprintf("The rows were not selected, sorted or limited by %s: its metric is left out of this answer at %s grain (another warning says why), so every compared row is returned. Select or sort by a metric the answer has",
-				joinWords(missing, "or"), g)})
+			Detail: fmt.Sprintf("The rows were not %s by %s: its metric is left out of this answer at %s grain (another warning says why); the rest of the selection applies. Select or sort by a metric the answer has",
+				what, joinWords(missing, "or"), g)})
+	}
+	keep, selection := cmp.Keep, cmp.Selection
+	if missing := absentColumns(joined, cmp.Reads); len(missing) > 0 && selection != "" {
+		selection += fmt.Sprintf(", except what reads %s (selection_not_applied)", joinWords(missing, "or"))
 	}
 	joined = SortRows(joined, order)
 	all := joined.Len()

@@ -27,8 +27,15 @@ func (e *Engine) compare(ctx context.Context, started time.Time, q *query.Query,
 	if b.Tokens < MinCompareBudget {
 		// Below it, even the leanest summary of four columns per metric
 		// may not fit (the oracle found 1,422 tokens at 1,064).
+		// Every problem of the call at once: a window the warehouse cannot
+		// answer too, not only on the next call.
+		problems := []query.Problem{budgetTooSmall(b)}
+		var windowErr *query.Error
+		if source.StoresOneWindow(e.Source) && errors.As(q.StoredWindowError(), &windowErr) {
+			problems = append(windowErr.Problems, problems...)
+		}
 		return e.errorAnswer(started, LimitsOf(b), q, outcome.InvalidQuery, "The query has problems; fix them and call query again.",
-			map[string]any{"problems": problemList([]query.Problem{budgetTooSmall(b)})}, calls.N()), nil
+			map[string]any{"problems": problemList(problems)}, calls.N()), nil
 	}
 	cov := e.coverage(ctx, q)
 	cur := WindowQuery(q)
@@ -208,7 +215,10 @@ func keepCompared(q *query.Query) func(t *fit.Table, row int) bool {
 	return func(t *fit.Table, row int) bool {
 		for _, f := range fs {
 			c := t.Column(f.Field)
-			if c == nil || c.IsNull(row) || !matchNumber(c.Numbers[row], f) {
+			if c == nil {
+				continue // its metric is left out: fit says selection_not_applied
+			}
+			if c.IsNull(row) || !matchNumber(c.Numbers[row], f) {
 				return false
 			}
 		}

@@ -109,6 +109,10 @@ func (c *accountCache) Accounts(ctx context.Context) ([]ads.Account, error) {
 	return accts, err
 }
 
+// RecountsWindows passes on whether the source recounts conversions under
+// an asked window (source.WindowRecounter).
+func (c *accountCache) RecountsWindows() bool { return !source.StoresOneWindow(c.src) }
+
 func (c *accountCache) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
 	return c.src.Query(ctx, q)
 }

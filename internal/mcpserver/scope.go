@@ -66,6 +66,10 @@ func (s scoped) Coverage(ctx context.Context, accountIDs []string) (map[string]s
 	return cs.Coverage(ctx, ids)
 }
 
+// RecountsWindows passes on whether the source recounts conversions under
+// an asked window (source.WindowRecounter).
+func (s scoped) RecountsWindows() bool { return !source.StoresOneWindow(s.Source) }
+
 // Query refuses accounts outside the principal's, as a second line of defence
 // (normalization only knows the principal's accounts, so none should arrive).
 func (s scoped) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {

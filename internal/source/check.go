@@ -49,3 +49,19 @@ type DemoLabelled interface {
 	// its label (demo.Label).
 	DemoData() (demo bool, label string)
 }
+
+// WindowRecounter is a source that counts conversions under the attribution
+// window a query asks for (a live connector asks the platform for it), not
+// only under the one each account holds. A wrapping source passes it on.
+type WindowRecounter interface {
+	RecountsWindows() bool
+}
+
+// StoresOneWindow says whether src holds each account's conversions under
+// one window (a warehouse, whatever loaded it), so that a query asking
+// another is refused (query.Query.StoredWindowError) — known before any
+// source work, so that refusal is said with every other problem of a call.
+func StoresOneWindow(src any) bool {
+	r, ok := src.(WindowRecounter)
+	return !ok || !r.RecountsWindows()
+}

@@ -168,14 +168,15 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 		x.byKey[p.Key()] = p
 	}
 	// A selection that reads a metric the answer left out (its warning
-	// names both) is not applied: every compared row, the other sort keys.
+	// names both) is not applied to it: its filters pass every row, its sort
+	// keys are dropped, and the limit with them.
 	skipped := c.selectionNotApplied()
-	applied := len(skipped) == 0
+	limited := !slices.ContainsFunc(c.q.Sort, func(k SortKey) bool { return slices.Contains(skipped, k.Field) })
 	keys := slices.DeleteFunc(slices.Clone(c.q.Sort), func(k SortKey) bool { return slices.Contains(skipped, k.Field) })
 	for _, p := range x.Rows {
 		ok := true
 		for _, f := range c.q.Filters {
-			if applied && f.Metric && !MatchNumber(x.Value(d, p, f.Field), f) {
+			if f.Metric && !slices.Contains(skipped, f.Field) && !MatchNumber(x.Value(d, p, f.Field), f) {
 				ok = false
 			}
 		}
@@ -194,7 +195,7 @@ func (c *tcase) at(d *Data, g string) *cmpExpect {
 	}
 	x.perCur = slices.ContainsFunc(c.q.Sort, func(k SortKey) bool { return moneyField(k.Field) }) && len(curs) > 1
 	x.kept = x.qualifying
-	if c.q.Limit > 0 && applied {
+	if c.q.Limit > 0 && limited {
 		x.kept = nil
 		n := map[string]int{}
 		for _, p := range x.qualifying {

@@ -98,6 +98,11 @@ func (s *Source) Accounts(ctx context.Context) ([]ads.Account, error) {
 // selection. The first fetch is then one pass at the finest grain the call may
 // need, with reach at every coarser grain (see planPass), so that those later
 // queries make no new request.
+// RecountsWindows: a live source asks the platform for the query's window
+// (source.WindowRecounter); the connectors refuse what their platform cannot
+// recount.
+func (s *Source) RecountsWindows() bool { return true }
+
 func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) {
 	q = q.Recounted()
 	e, release, err := s.stagedFor(ctx, q)
