@@ -177,7 +177,7 @@ func appendNew(ws []Warning, more ...Warning) []Warning {
 func noticeWarnings(ns []Notice) []Warning {
 	var out []Warning
 	for _, n := range ns {
-		out = append(out, Warning{Type: n.Type, Detail: n.Detail, Fields: n.Fields})
+		out = append(out, Warning{Type: n.Type, Detail: n.Detail, Fields: n.Fields, aboutEmpty: n.AboutEmpty})
 	}
 	return out
 }

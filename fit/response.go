@@ -94,6 +94,8 @@ type Warning struct {
 	Fields []string `json:"fields,omitempty"`
 	// Keys are the partition keys concerned (for adsmcp: account IDs).
 	Keys []string `json:"keys,omitempty"`
+	// aboutEmpty is the Notice's AboutEmpty.
+	aboutEmpty []string
 }
 
 // TooLarge is the data_too_large response.

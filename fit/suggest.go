@@ -218,7 +218,7 @@ func (p *pipeline) price(meta Meta, dataAvail int, desc string, n Narrowing, v *
 	tokens := p.opt.Counter.Exact(data) + slack
 	ext := p.measure([]string{data})
 	ext.Bytes += slack
-	metaTokens, ok := p.answerMetaTokens(meta, q, v.grain, rows, tokens, ext, emptied)
+	metaTokens, ok := p.answerMetaTokens(withoutEmptied(meta, n), q, v.grain, rows, tokens, ext, emptied)
 	if !ok {
 		return Suggestion{}, false
 	}
@@ -235,6 +235,25 @@ func shrinking(avail int, try func(avail int) bool) {
 			return
 		}
 	}
+}
+
+// withoutEmptied is meta less the warnings about rows with empty dimensions
+// that narrowing n leaves no room for: it keeps only named values of one of
+// those dimensions, or groups by none of them.
+func withoutEmptied(meta Meta, n Narrowing) Meta {
+	gone := func(w Warning) bool {
+		if len(w.aboutEmpty) == 0 {
+			return false
+		}
+		if n.Field != "" && !n.Exclude && len(n.Values) > 0 && slices.Contains(w.aboutEmpty, n.Field) && !slices.Contains(n.Values, "") {
+			return true
+		}
+		return n.Dimensions != nil && !slices.ContainsFunc(w.aboutEmpty, func(f string) bool { return slices.Contains(n.Dimensions, f) })
+	}
+	if slices.ContainsFunc(meta.Warnings, gone) {
+		meta.Warnings = slices.DeleteFunc(slices.Clone(meta.Warnings), gone)
+	}
+	return meta
 }
 
 // suggestedMeta is the _meta a suggested query's answer will carry: this

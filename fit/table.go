@@ -153,6 +153,11 @@ type Notice struct {
 	Type   string   `json:"type"`
 	Detail string   `json:"detail"`
 	Fields []string `json:"fields,omitempty"`
+	// AboutEmpty, when set, says the notice explains rows whose every one of
+	// these dimensions is empty: a narrower answer kept to named values of
+	// one of them, or grouped by none of them, has no such row, and a
+	// suggestion's token estimate leaves the notice out.
+	AboutEmpty []string `json:"-"`
 }
 
 // Table is a complete, column-oriented query result.

@@ -34,7 +34,7 @@ func unattributedDelivery(q *query.Query, tabs ...*fit.Table) []fit.Notice {
 	}
 	and, or := fit.JoinWords(dims, "and"), fit.JoinWords(dims, "or")
 	verb := map[bool]string{true: "is", false: "are"}[len(dims) == 1]
-	return []fit.Notice{{Type: "unattributed_delivery", Fields: dims, Detail: fmt.Sprintf(
+	return []fit.Notice{{Type: "unattributed_delivery", Fields: dims, AboutEmpty: dims, Detail: fmt.Sprintf(
 		"%s %s reported per campaign: delivery that no campaign's report holds (delivery not attributed to a campaign; read live, also that of a campaign the platform's report leaves out) has no %s, "+
 			"so it is counted where %s %s empty — a row removed by the validation_filter, with its amounts in removed_totals, "+
 			"when it has no other dimension; with it, the rows add up to the accounts' delivery totals (of what the query's filters keep)",
