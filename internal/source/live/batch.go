@@ -142,3 +142,21 @@ func (b *Batch) emit(accounts []ads.Account, sink ads.Sink) error {
 	}
 	return nil
 }
+
+// merge adds what o holds to b.
+func (b *Batch) merge(o *Batch) {
+	campaigns, adsets, adList, facts, reach := o.Snapshot()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range campaigns {
+		b.campaigns[c.AccountID+"\x00"+c.CampaignID] = c
+	}
+	for _, s := range adsets {
+		b.adsets[s.AccountID+"\x00"+s.AdSetID] = s
+	}
+	for _, a := range adList {
+		b.ads[a.AccountID+"\x00"+a.AdID] = a
+	}
+	b.facts = append(b.facts, facts...)
+	b.reach = append(b.reach, reach...)
+}

@@ -24,12 +24,19 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
-// Connector is one ad platform's API, as adsmcp needs it.
+// Connector is one ad platform's API, as adsmcp needs it: a PlanConnector
+// (it maps the live source's Plan onto its API) or a QueryConnector (it
+// fetches for a query itself).
 type Connector interface {
 	// Platform is the catalog's platform name: meta_ads, google_ads, tiktok_ads.
 	Platform() string
 	// Accounts lists the accounts the credentials can read.
 	Accounts(ctx context.Context) ([]ads.Account, error)
+}
+
+// QueryConnector is a connector that plans and runs its own fetch for a query.
+type QueryConnector interface {
+	Connector
 	// Fetch adds to b every row q needs for accounts (all on this platform):
 	// facts at the finest grain the query needs (see Batch), the names of
 	// campaigns, ad sets and ads, and reach where q asks for it. Requests count
@@ -200,16 +207,16 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 	var sets []leftOut
 	for platform, accts := range byPlatform {
 		c := s.connector(platform)
-		run(platform, func() error { return c.Fetch(ctx, p.facts, accts, b) })
+		run(platform, func() error { return fetchFacts(ctx, c, p.facts, accts, b) })
 		if delivery, fetch := fetchUnattributed(ctx, c, p.facts, accts); fetch != nil {
 			sets = append(sets, leftOut{platform, accts, delivery})
 			run(platform, fetch)
 		}
-		rf, ok := c.(ReachFetcher)
 		for i, step := range p.reach {
+			fetch, ok := reachFetch(c, step.q, accts, b)
 			switch {
 			case ok:
-				run(platform, func() error { return rf.FetchReach(ctx, step.q, accts, b) })
+				run(platform, func() error { return fetch(ctx) })
 			case reportsReach(platform):
 				missing[i] = true
 			}
@@ -234,6 +241,54 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 		b.Facts(unattributed(set, l.accts, l.delivery, b)...)
 	}
 	return b, p.reachFetched(missing), nil
+}
+
+// fetchFacts has c add to b the rows q needs from accounts: planned here
+// for a PlanConnector, by the connector for a QueryConnector.
+func fetchFacts(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account, b *Batch) error {
+	switch c := c.(type) {
+	case PlanConnector:
+		p, err := PlanFor(q, c.Platform())
+		if err != nil {
+			return err
+		}
+		fetch, err := c.Compile(p)
+		if err != nil || fetch == nil {
+			return err
+		}
+		return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
+	case QueryConnector:
+		return c.Fetch(ctx, q, accounts, b)
+	}
+	return fmt.Errorf("the %s connector cannot fetch rows", c.Platform())
+}
+
+// reachFetch is the fetch of the reach alone q reads from accounts into b;
+// false when c cannot fetch reach alone.
+func reachFetch(c Connector, q *query.Query, accounts []ads.Account, b *Batch) (func(context.Context) error, bool) {
+	switch c := c.(type) {
+	case PlanConnector:
+		p, err := reachOnly(q, c.Platform())
+		if err != nil {
+			return func(context.Context) error { return err }, true
+		}
+		if p == nil {
+			return func(context.Context) error { return nil }, true
+		}
+		fetch, err := c.Compile(p)
+		if err != nil {
+			return func(context.Context) error { return err }, true
+		}
+		if fetch == nil {
+			return nil, false
+		}
+		return func(ctx context.Context) error {
+			return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
+		}, true
+	case ReachFetcher:
+		return func(ctx context.Context) error { return c.FetchReach(ctx, q, accounts, b) }, true
+	}
+	return nil, false
 }
 
 // Close does nothing: connectors hold no open resources.
