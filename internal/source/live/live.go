@@ -207,7 +207,7 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 	var sets []leftOut
 	for platform, accts := range byPlatform {
 		c := s.connector(platform)
-		run(platform, func() error { return fetchFacts(ctx, c, p.facts, accts, b) })
+		run(platform, func() error { return Fetch(ctx, c, p.facts, accts, b) })
 		if delivery, fetch := fetchUnattributed(ctx, c, p.facts, accts); fetch != nil {
 			sets = append(sets, leftOut{platform, accts, delivery})
 			run(platform, fetch)
@@ -243,9 +243,11 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 	return b, p.reachFetched(missing), nil
 }
 
-// fetchFacts has c add to b the rows q needs from accounts: planned here
-// for a PlanConnector, by the connector for a QueryConnector.
-func fetchFacts(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account, b *Batch) error {
+// Fetch has c add to b the rows q needs from accounts (all on c's
+// platform), as a query's fetch does: planned here (PlanFor) for a
+// PlanConnector, by the connector for a QueryConnector. Failures as
+// fetchAccounts says. Connectors' tests call it.
+func Fetch(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account, b *Batch) error {
 	switch c := c.(type) {
 	case PlanConnector:
 		p, err := PlanFor(q, c.Platform())
@@ -289,6 +291,16 @@ func reachFetch(c Connector, q *query.Query, accounts []ads.Account, b *Batch) (
 		return func(ctx context.Context) error { return c.FetchReach(ctx, q, accounts, b) }, true
 	}
 	return nil, false
+}
+
+// FetchReach has c add to b only the reach q reads from accounts, as a
+// pass's reach step does; nothing when c cannot fetch reach alone.
+// Connectors' tests call it.
+func FetchReach(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account, b *Batch) error {
+	if fetch, ok := reachFetch(c, q, accounts, b); ok {
+		return fetch(ctx)
+	}
+	return nil
 }
 
 // Close does nothing: connectors hold no open resources.

@@ -115,7 +115,7 @@ func fetchUnattributed(ctx context.Context, c Connector, q *query.Query, account
 		return nil, nil
 	}
 	own := newBatch()
-	return own, func() error { return fetchFacts(ctx, c, d, accounts, own) }
+	return own, func() error { return Fetch(ctx, c, d, accounts, own) }
 }
 
 // unattributed are the delivery rows that set's rows in b leave out, per
