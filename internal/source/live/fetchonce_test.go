@@ -38,7 +38,7 @@ type fakes struct {
 	engine *answer.Engine
 }
 
-func startFakes(t *testing.T) *fakes {
+func startFakes(t testing.TB) *fakes {
 	t.Helper()
 	m := metatest.New(t)
 	g := googleadstest.Start(t, googleadstest.Config{})
