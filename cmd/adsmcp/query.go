@@ -11,6 +11,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
@@ -100,7 +101,7 @@ value there (m_compare), its change (m_change) and its change in percent
 	fl := cmd.Flags()
 	fl.StringVar(&f.jsonArgs, "json", "", "the whole argument object as JSON (flags given as well override its keys); - reads stdin")
 	fl.StringSliceVarP(&f.accounts, "account", "a", nil, "account_ids to query (repeat or comma-separate; default: all, at most 10)")
-	fl.StringSliceVarP(&f.platforms, "platform", "p", nil, "platforms: meta_ads, google_ads, tiktok_ads")
+	fl.StringSliceVarP(&f.platforms, "platform", "p", nil, "platforms: "+strings.Join(catalog.AllPlatforms, ", "))
 	fl.StringVar(&f.start, "start", "", "date_range start, YYYY-MM-DD (inclusive)")
 	fl.StringVar(&f.end, "end", "", "date_range end, YYYY-MM-DD (inclusive)")
 	fl.StringVar(&f.preset, "preset", "", "date_preset: "+strings.Join(query.Presets, ", ")+" (default last_30d)")

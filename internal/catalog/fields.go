@@ -7,7 +7,7 @@ var all = AllPlatforms
 // fields is the catalog. Dimensions first, then metrics; docs/contract.md §3 is the spec.
 var fields = []Field{
 	// Dimensions.
-	dim("platform", "Platform", "Ad platform: meta_ads, google_ads or tiktok_ads.", LevelAccount, UnitText, all,
+	dim("platform", "Platform", "Ad platform: "+PlatformNames("or")+".", LevelAccount, UnitText, all,
 		"ad_platform", "channel", "network", "source_platform"),
 	dim("account_id", "Account ID", "Ad account identifier, unique across the server.", LevelAccount, UnitID, all,
 		"ad_account_id", "customer_id", "advertiser_id", "act_id"),

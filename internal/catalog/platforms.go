@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Platforms known to adsmcp, as the data and the tools name them.
 const (
 	MetaAds   = "meta_ads"
@@ -108,4 +110,26 @@ func PlatformByName(name string) (Platform, bool) {
 		}
 	}
 	return Platform{}, false
+}
+
+// PlatformNames are the platforms' canonical names in a sentence, the last
+// joined by conj: "meta_ads, google_ads or tiktok_ads". Prose that lists the
+// platforms reads it, so a new row of the table is named everywhere.
+func PlatformNames(conj string) string { return joinWords(AllPlatforms, conj) }
+
+// PlatformLabels are the platforms' labels in a sentence, the last joined
+// by conj: "Meta, Google and TikTok".
+func PlatformLabels(conj string) string {
+	labels := make([]string, len(platforms))
+	for i, p := range platforms {
+		labels[i] = p.Label
+	}
+	return joinWords(labels, conj)
+}
+
+func joinWords(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }

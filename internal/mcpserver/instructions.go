@@ -1,6 +1,10 @@
 package mcpserver
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
 
 // Instructions are sent at initialize. Claude Code keeps only their first 2,048
 // characters (anthropics/claude-code#87650) and other clients may keep less, so
@@ -10,7 +14,7 @@ import "strings"
 // then the rules for numbers and, in short, what to tell the user. What each
 // _meta entry, data_too_large and each error mean is in queryDescription, read
 // when the query tool is used (TestInstructions, TestEveryRuleIsRead).
-const Instructions = `adsmcp answers questions about advertising data (Meta, Google and TikTok Ads: spend, clicks, conversions, CTR, ROAS…). Use list_accounts to find accounts, list_fields for valid dimensions, metrics and filters, then query. Time is never a dimension: set time_granularity (daily, weekly, monthly, quarterly, total). Every answer is complete or says in _meta what was changed: read _meta first. What each _meta entry and error means: the query tool's description; all of it: adsmcp://guide.
+var Instructions = `adsmcp answers questions about advertising data (` + catalog.PlatformLabels("and") + ` Ads: spend, clicks, conversions, CTR, ROAS…). Use list_accounts to find accounts, list_fields for valid dimensions, metrics and filters, then query. Time is never a dimension: set time_granularity (daily, weekly, monthly, quarterly, total). Every answer is complete or says in _meta what was changed: read _meta first. What each _meta entry and error means: the query tool's description; all of it: adsmcp://guide.
 
 Numbers: money is in each account's currency and never summed, ranked or compared across currencies (a currency column appears; a sort or top-N on money is per currency). Ratios (ctr, cpc, cpm, cpa, roas, conversion_rate) are recomputed from their parts; reach is never summed. Use limit only for an explicit top-N, with sort. Dates are inclusive, in each account's timezone; the default period is last_30d. Conversions: _meta.definitions says what they count and under which attribution window; accounts under different windows get an attribution_window column. Breakdowns come in groups a platform reports together (age with gender; placement with publisher_platform and device; conversion_action with conversions and conversion_value only): an invalid_query names the groups that work.
 

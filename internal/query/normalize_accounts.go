@@ -104,7 +104,7 @@ func platformValues() []string {
 	return append(slices.Clone(catalog.AllPlatforms), catalog.PublisherNames()...)
 }
 
-const unknownPlatformFix = "name an ad platform (meta_ads, google_ads, tiktok_ads) or a placement inside one " +
+var unknownPlatformFix = "name an ad platform (" + strings.Join(catalog.AllPlatforms, ", ") + ") or a placement inside one " +
 	"(instagram, youtube, …: answered as that publisher_platform within its platform)"
 
 // placementsDetail says that the values given name placements, not platforms,
