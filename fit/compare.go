@@ -487,64 +487,14 @@ func joinWindows(cur, base *Table, g Grain, curPeriods, basePeriods []string) (*
 			timeCol = c
 		}
 	}
-	var pairs []joinedRow
-	index := map[string]int{}
-	var key strings.Builder
-	side := func(t *Table, periods map[string]int, isBase bool) error {
-		var tc *Column
-		if timeCol != nil {
-			if tc = t.Column(timeCol.Name); tc == nil {
-				return fmt.Errorf("fit: comparison window lacks the time column %q", timeCol.Name)
-			}
-		}
-		cols := make([]*Column, len(dims)) // this window's, in dims' order
-		for i, d := range dims {
-			if cols[i] = t.Column(d.Name); cols[i] == nil || cols[i].Role != RoleDimension {
-				return fmt.Errorf("fit: comparison window lacks dimension %q", d.Name)
-			}
-		}
-		keyOf := func(r, pos int) string {
-			key.Reset()
-			for _, c := range cols {
-				key.WriteString(c.Strings[r])
-				key.WriteByte(0x1f)
-			}
-			key.WriteString(strconv.Itoa(pos))
-			return key.String()
-		}
-		for r := range t.Len() {
-			pos := 0
-			if tc != nil {
-				p, ok := periods[tc.Strings[r]]
-				if !ok {
-					return fmt.Errorf("fit: %s row %q lies outside its window", g, tc.Strings[r])
-				}
-				pos = p
-			}
-			k := keyOf(r, pos)
-			i, ok := index[k]
-			if !ok {
-				i = len(pairs)
-				index[k] = i
-				pairs = append(pairs, joinedRow{pos: pos, cur: -1, base: -1})
-			}
-			at := &pairs[i].cur
-			if isBase {
-				at = &pairs[i].base
-			}
-			if *at >= 0 {
-				return fmt.Errorf("fit: rows %d and %d of a window have the same dimensions and period; a comparison needs one row per key", *at, r)
-			}
-			*at = r
-		}
-		return nil
-	}
-	if err := side(cur, curPos, false); err != nil {
+	pr := &pairing{g: g, dims: dims, timeCol: timeCol, index: map[string]int{}}
+	if err := pr.side(cur, curPos, false); err != nil {
 		return nil, nil, err
 	}
-	if err := side(base, basePos, true); err != nil {
+	if err := pr.side(base, basePos, true); err != nil {
 		return nil, nil, err
 	}
+	pairs := pr.pairs
 	n := len(pairs)
 	out := &Table{Grain: g, RowsBeforeLimit: n, Notices: cur.Notices}
 	label := func(periods []string, pos int) string {
@@ -622,6 +572,70 @@ func joinWindows(cur, base *Table, g Grain, curPeriods, basePeriods []string) (*
 		return nil, nil, err
 	}
 	return out, left, nil
+}
+
+// pairing pairs the rows of two windows on their dimensions and period
+// position (joinWindows).
+type pairing struct {
+	g       Grain
+	dims    []*Column
+	timeCol *Column
+	index   map[string]int
+	pairs   []joinedRow
+	key     strings.Builder
+}
+
+// side adds the rows of one window, t, whose period labels' positions are
+// periods.
+func (pr *pairing) side(t *Table, periods map[string]int, isBase bool) error {
+	var tc *Column
+	if pr.timeCol != nil {
+		if tc = t.Column(pr.timeCol.Name); tc == nil {
+			return fmt.Errorf("fit: comparison window lacks the time column %q", pr.timeCol.Name)
+		}
+	}
+	cols := make([]*Column, len(pr.dims)) // this window's, in dims' order
+	for i, d := range pr.dims {
+		if cols[i] = t.Column(d.Name); cols[i] == nil || cols[i].Role != RoleDimension {
+			return fmt.Errorf("fit: comparison window lacks dimension %q", d.Name)
+		}
+	}
+	for r := range t.Len() {
+		pos := 0
+		if tc != nil {
+			p, ok := periods[tc.Strings[r]]
+			if !ok {
+				return fmt.Errorf("fit: %s row %q lies outside its window", pr.g, tc.Strings[r])
+			}
+			pos = p
+		}
+		k := pr.keyOf(cols, r, pos)
+		i, ok := pr.index[k]
+		if !ok {
+			i = len(pr.pairs)
+			pr.index[k] = i
+			pr.pairs = append(pr.pairs, joinedRow{pos: pos, cur: -1, base: -1})
+		}
+		at := &pr.pairs[i].cur
+		if isBase {
+			at = &pr.pairs[i].base
+		}
+		if *at >= 0 {
+			return fmt.Errorf("fit: rows %d and %d of a window have the same dimensions and period; a comparison needs one row per key", *at, r)
+		}
+		*at = r
+	}
+	return nil
+}
+
+func (pr *pairing) keyOf(cols []*Column, r, pos int) string {
+	pr.key.Reset()
+	for _, c := range cols {
+		pr.key.WriteString(c.Strings[r])
+		pr.key.WriteByte(0x1f)
+	}
+	pr.key.WriteString(strconv.Itoa(pos))
+	return pr.key.String()
 }
 
 // joinedRow is a joined row: its period position and its row in each window

@@ -593,39 +593,54 @@ func wordCost(s string, i int) (float64, int) {
 	}
 	var t float64
 	if ascii > 0 {
-		long := float64(max(0, letters-est.wordFree))
-		t = est.wordBase + est.wordPerLetter*long + est.wordPerBit*float64(surp) + est.perCluster*float64(cluster)
-		if upper > 0 && (upper < letters || letters == 1) && (start == 0 || s[start-1] != ' ') {
-			// Capitalized, not all capitals, and no space before.
-			t += est.capNoSpace + est.capPerLetter*long
-		}
-		if upper == letters {
-			t += est.capsPerLetter * float64(max(0, letters-3))
-		}
-		if upper > 1 && upper < letters {
-			// Capitals then lower case ("ACon", "BAXbias") split at the change.
-			t += est.mixedCase
-		}
-		if start > 0 && s[start-1] < utf8.RuneSelf && asciiClass[s[start-1]] <= clDigit {
-			// A word right after a letter or digit: a change of case ("Writer"
-			// in ResponseWriter) or an id ("9fK").
-			t += est.caseSplit
-		}
+		t = asciiWordCost(s, start, letters, upper, surp, cluster)
 	}
 	t = max(1, t+other)
-	// (?i:'s|'t|'re|'ve|'m|'ll|'d)
-	if i+1 < n && s[i] == '\'' {
-		a := s[i+1] | 0x20
-		switch {
-		case a == 's' || a == 't' || a == 'm' || a == 'd':
-			t += est.contraction
-			i += 2
-		case i+2 < n && (a == 'r' && s[i+2]|0x20 == 'e' || a == 'v' && s[i+2]|0x20 == 'e' || a == 'l' && s[i+2]|0x20 == 'l'):
-			t += est.contraction
-			i += 3
-		}
+	c, i := contraction(s, i)
+	return t + c, i
+}
+
+// asciiWordCost prices a word with ASCII letters starting at s[start]: its
+// length, its unlikely letter pairs (surp) and consonant clusters, and its
+// capitals.
+func asciiWordCost(s string, start, letters, upper, surp, cluster int) float64 {
+	long := float64(max(0, letters-est.wordFree))
+	t := est.wordBase + est.wordPerLetter*long + est.wordPerBit*float64(surp) + est.perCluster*float64(cluster)
+	if upper > 0 && (upper < letters || letters == 1) && (start == 0 || s[start-1] != ' ') {
+		// Capitalized, not all capitals, and no space before.
+		t += est.capNoSpace + est.capPerLetter*long
 	}
-	return t, i
+	if upper == letters {
+		t += est.capsPerLetter * float64(max(0, letters-3))
+	}
+	if upper > 1 && upper < letters {
+		// Capitals then lower case ("ACon", "BAXbias") split at the change.
+		t += est.mixedCase
+	}
+	if start > 0 && s[start-1] < utf8.RuneSelf && asciiClass[s[start-1]] <= clDigit {
+		// A word right after a letter or digit: a change of case ("Writer"
+		// in ResponseWriter) or an id ("9fK").
+		t += est.caseSplit
+	}
+	return t
+}
+
+// contraction prices an English contraction at s[i], the o200k pattern's
+// (?i:'s|'t|'re|'ve|'m|'ll|'d), returning where the next piece starts (i
+// when there is none).
+func contraction(s string, i int) (float64, int) {
+	n := len(s)
+	if i+1 >= n || s[i] != '\'' {
+		return 0, i
+	}
+	a := s[i+1] | 0x20
+	switch {
+	case a == 's' || a == 't' || a == 'm' || a == 'd':
+		return est.contraction, i + 2
+	case i+2 < n && (a == 'r' && s[i+2]|0x20 == 'e' || a == 'v' && s[i+2]|0x20 == 'e' || a == 'l' && s[i+2]|0x20 == 'l'):
+		return est.contraction, i + 3
+	}
+	return 0, i
 }
 
 // letterPairSurprisal[a*26+b] is −log2 P(b follows a) over the letters of the
