@@ -10,50 +10,38 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
-	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
-// Fetch adds to b what q needs from accounts: one searchStream request per
-// account (plus retries), on the worker pool, within ctx's deadline. Rows are
-// added only once every account has answered completely; an account that
-// fails makes the whole fetch fail with a *source.AccountsError naming it, the
-// cause and what to do.
-func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
-	p, err := newPlan(q)
+// Compile maps the live source's plan onto one GAQL searchStream request per
+// account (plus retries), and returns the fetch of one account: its rows are
+// added to b only once it has answered completely; a failure is a
+// *source.AccountError saying the cause and what to do. Google reports no
+// reach: a plan of reach alone fetches nothing.
+func (c *Connector) Compile(lp *live.Plan) (live.AccountFetch, error) {
+	if lp.ReachOnly {
+		return nil, nil
+	}
+	p, err := compile(lp)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	gaql := p.gaql()
-	results := make([]*result, len(accounts))
-	errs := make([]error, len(accounts))
-	c.forEach(ctx, len(accounts), func(i int) {
-		results[i], errs[i] = c.fetchAccount(ctx, p, gaql, accounts[i])
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	var failed []*source.AccountError
-	var ok []string
-	for i, a := range accounts {
-		if errs[i] == nil {
-			ok = append(ok, a.AccountID)
-			continue
+	return func(ctx context.Context, a ads.Account, b *live.Batch) error {
+		r, err := c.fetchAccount(ctx, p, gaql, a)
+		switch {
+		case err == nil:
+			r.addTo(b)
+			return nil
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+			return err
 		}
-		if errors.Is(errs[i], context.Canceled) || errors.Is(errs[i], context.DeadlineExceeded) {
-			return errs[i]
-		}
-		failed = append(failed, c.accountError(a.AccountID, errs[i]))
-	}
-	if len(failed) > 0 {
-		return &source.AccountsError{Failed: failed, Succeeded: ok}
-	}
-	for _, r := range results {
-		r.addTo(b)
-	}
-	return nil
+		return c.accountError(a.AccountID, err)
+	}, nil
 }
+
+// Workers is how many accounts are fetched at once (Options.Workers).
+func (c *Connector) Workers() int { return c.workers }
 
 // result is one account's rows.
 type result struct {
@@ -128,16 +116,16 @@ func (c *Connector) fetchAccount(ctx context.Context, p *plan, gaql string, a ad
 // add turns one row into a fact (and the names of its objects).
 func (r *result) add(p *plan, accountID string, x *row) error {
 	f := ads.Fact{AccountID: accountID}
-	if p.level >= levelCampaign && x.Campaign != nil && x.Campaign.ID != "" {
+	if p.level >= catalog.LevelCampaign && x.Campaign != nil && x.Campaign.ID != "" {
 		f.CampaignID = string(x.Campaign.ID)
 		r.campaigns[f.CampaignID] = ads.Campaign{CampaignID: f.CampaignID, AccountID: accountID, Name: x.Campaign.Name,
 			Objective: x.Campaign.AdvertisingChannelType, Status: campaignStatus(x.Campaign.Status)}
 	}
-	if p.level >= levelAdGroup && x.AdGroup != nil && x.AdGroup.ID != "" {
+	if p.level >= catalog.LevelAdSet && x.AdGroup != nil && x.AdGroup.ID != "" {
 		f.AdSetID = string(x.AdGroup.ID)
 		r.adsets[f.AdSetID] = ads.AdSet{AdSetID: f.AdSetID, CampaignID: f.CampaignID, AccountID: accountID, Name: x.AdGroup.Name}
 	}
-	if p.level >= levelAd && x.AdGroupAd != nil && x.AdGroupAd.Ad.ID != "" {
+	if p.level >= catalog.LevelAd && x.AdGroupAd != nil && x.AdGroupAd.Ad.ID != "" {
 		f.AdID = string(x.AdGroupAd.Ad.ID)
 		r.ads[f.AdID] = ads.Ad{AdID: f.AdID, AdSetID: f.AdSetID, CampaignID: f.CampaignID, AccountID: accountID, Name: x.AdGroupAd.Ad.Name}
 	}
@@ -179,7 +167,7 @@ func (r *result) add(p *plan, accountID string, x *row) error {
 	f.Date = d
 	f.Measures = x.Metrics
 	for m, mf := range catalog.Measures() {
-		if mf.Google == nil {
+		if !reported(mf.Name) {
 			f.Measures[m] = ads.NotReported
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
 )
 
 // Seeds in the API's real format, and broken variants.
@@ -38,10 +40,10 @@ func FuzzReadStream(f *testing.F) {
 	}
 	start, end := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
 	plans := []*plan{
-		{level: levelAd, country: true, device: true, network: true, dateSegment: "segments.date", start: start, end: end},
-		{level: levelCampaign, set: "age", dateSegment: "segments.date", start: start, end: end},
-		{level: levelCampaign, set: "gender", dateSegment: "segments.week", start: start, end: end},
-		{level: levelCampaign, set: "conversion_action", start: start, end: end},
+		{level: catalog.LevelAd, country: true, device: true, network: true, dateSegment: "segments.date", start: start, end: end},
+		{level: catalog.LevelCampaign, set: "age", dateSegment: "segments.date", start: start, end: end},
+		{level: catalog.LevelCampaign, set: "gender", dateSegment: "segments.week", start: start, end: end},
+		{level: catalog.LevelCampaign, set: "conversion_action", start: start, end: end},
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, p := range plans {

@@ -9,30 +9,14 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
-// level is how deep in Google's hierarchy a query's rows must go.
-type level int
-
-const (
-	levelCustomer level = iota
-	levelCampaign
-	levelAdGroup
-	levelAd
-)
-
-// dimensionLevel is the level each catalog dimension needs (breakdowns are
-// segments, handled apart).
-var dimensionLevel = map[string]level{
-	"platform": levelCustomer, "account_id": levelCustomer, "account_name": levelCustomer, "currency": levelCustomer,
-	"attribution_window": levelCustomer,
-	"campaign_id":        levelCampaign, "campaign_name": levelCampaign, "campaign_objective": levelCampaign, "campaign_status": levelCampaign,
-	"adset_id": levelAdGroup, "adset_name": levelAdGroup,
-	"ad_id": levelAd, "ad_name": levelAd,
-	"country": levelCustomer, "device": levelCustomer, "publisher_platform": levelCustomer,
-	// The other breakdown sets are fetched per campaign whatever the
-	// query's dimensions (newPlan): they are stored per campaign.
-	"age": levelCustomer, "gender": levelCustomer, "conversion_action": levelCustomer,
+// levelResources are the resources rows are read from at each object level
+// of the plan (GAQL's FROM): a resource's rows are per object of its level.
+var levelResources = map[catalog.Level]string{
+	catalog.LevelAccount: "customer", catalog.LevelCampaign: "campaign",
+	catalog.LevelAdSet: "ad_group", catalog.LevelAd: "ad_group_ad",
 }
 
 // setResources are the resources the breakdown sets other than delivery are
@@ -47,27 +31,20 @@ var (
 		"conversion_action": "segments.conversion_action_name"}
 )
 
-// metricFields are the GAQL metrics behind the catalog's stored metrics, in
-// the order they are selected (the catalog's). A metric without one (link
-// clicks) is not reported by Google: facts carry ads.NotReported.
-var metricFields = func() []struct{ name, field string } {
-	var out []struct{ name, field string }
-	for _, f := range catalog.Measures() {
-		if f.Google != nil {
-			out = append(out, struct{ name, field string }{f.Name, f.Google.Field})
-		}
-	}
-	return out
-}()
+// grainSegments are the date segments of each grain a plan may ask: Google
+// has ISO weeks (segments.week, the Monday), so weekly rows are fetched as
+// such; total rows have no date segment.
+var grainSegments = map[fit.Grain]string{fit.Daily: "segments.date", fit.Weekly: "segments.week",
+	fit.Monthly: "segments.month", fit.Total: ""}
 
-// plan is what one query fetches from each account.
+// plan is the GAQL query one fetch sends to each account.
 type plan struct {
 	resource string
-	level    level
+	level    catalog.Level
 	// Breakdowns: user_location_view (country), segments.device,
 	// segments.ad_network_type (publisher_platform).
 	country, device, network bool
-	// set is the key of the breakdown set the query reads when it is not
+	// set is the key of the breakdown set the plan reads when it is not
 	// delivery ("age", "gender", "conversion_action"); "" for delivery.
 	set string
 	// dateSegment is segments.date, segments.week, segments.month or "" (total).
@@ -77,121 +54,95 @@ type plan struct {
 	where       []string // conditions after the date range
 }
 
-// newPlan decides what to fetch for q. A shape Google cannot report is a
-// *query.Error saying what to ask instead.
-func newPlan(q *query.Query) (*plan, error) {
-	p := &plan{start: q.Start, end: q.End}
-	fields := slices.Clone(q.Dimensions)
-	for _, f := range q.Filters {
-		if !f.Metric {
-			fields = append(fields, f.Field)
-		}
+// compile maps the live source's plan onto one GAQL query. A shape Google
+// cannot report is a *query.Error saying what to ask instead.
+func compile(lp *live.Plan) (*plan, error) {
+	p := &plan{start: lp.Start, end: lp.End, level: lp.Level,
+		country: lp.Uses("country"), device: lp.Uses("device"), network: lp.Uses("publisher_platform")}
+	if p.country && p.level >= catalog.LevelAd {
+		return nil, countryPerAd(lp)
 	}
-	for _, d := range fields {
-		l, ok := dimensionLevel[d]
-		if !ok {
-			return nil, fmt.Errorf("googleads: unknown dimension %q", d)
-		}
-		p.level = max(p.level, l)
-		switch d {
-		case "country":
-			p.country = true
-		case "device":
-			p.device = true
-		case "publisher_platform":
-			p.network = true
-		}
-	}
-	if p.country && p.level == levelAd {
-		arg := "dimensions"
-		if !slices.Contains(q.Dimensions, "country") || !slices.ContainsFunc(q.Dimensions, func(d string) bool { return dimensionLevel[d] == levelAd }) {
-			arg = "filters"
-		}
-		return nil, &query.Error{Problems: []query.Problem{{
-			Field: arg, Value: "country",
-			Problem: "Google Ads reports countries (user_location_view) per ad group at the finest, not per ad",
-			Fix:     "break down by country with adset_name or campaign_name, or drop country to see ads",
-		}}}
-	}
-	if s, ok := q.BreakdownSet(Platform); ok && s.Key != catalog.Delivery {
-		if _, known := setResources[s.Key]; !known {
-			return nil, fmt.Errorf("googleads: breakdown set %q is not one Google Ads reports", s.Key)
-		}
-		if p.level > levelCampaign || p.country || p.device || p.network {
-			// The normalizer refuses these; a plan never reads two sets.
-			return nil, fmt.Errorf("googleads: breakdown set %q is stored per campaign, without other breakdowns", s.Key)
-		}
-		p.set, p.level = s.Key, levelCampaign
+	if err := p.readSet(lp); err != nil {
+		return nil, err
 	}
 	switch {
 	case p.set != "":
 		p.resource = setResources[p.set]
 	case p.country:
 		p.resource = "user_location_view"
-	case p.level == levelAd:
-		p.resource = "ad_group_ad"
-	case p.level == levelAdGroup:
-		p.resource = "ad_group"
-	case p.level == levelCampaign:
-		p.resource = "campaign"
 	default:
-		p.resource = "customer"
-	}
-	switch q.Grain {
-	case fit.Daily:
-		p.dateSegment = "segments.date"
-	case fit.Weekly:
-		p.dateSegment = "segments.week"
-	case fit.Monthly, fit.Quarterly:
-		// Quarterly: monthly rows, which the warehouse rolls up into quarters exactly.
-		p.dateSegment = "segments.month"
-	case fit.Total:
-	default:
-		return nil, fmt.Errorf("googleads: unknown grain %q", q.Grain)
-	}
-
-	// Metrics: the additive parts of every metric asked for or filtered on;
-	// impressions always, so that rows are those with delivery. Conversion
-	// actions allow only conversion metrics: conversions always instead.
-	need := map[string]bool{"impressions": true}
-	if p.set == "conversion_action" {
-		need = map[string]bool{"conversions": true}
-	}
-	used := slices.Clone(q.Metrics)
-	for _, f := range q.Filters {
-		if f.Metric {
-			used = append(used, f.Field)
+		var ok bool
+		if p.resource, ok = levelResources[p.level]; !ok {
+			return nil, fmt.Errorf("googleads: no resource has rows per object of level %d", p.level)
 		}
 	}
-	for _, m := range used {
-		f, ok := catalog.Lookup(m)
-		if !ok || !f.IsMetric() {
-			return nil, fmt.Errorf("googleads: %q is not a catalog metric", m)
-		}
-		switch f.Aggregation {
-		case catalog.Sum:
-			need[m] = true
-		case catalog.Ratio, catalog.NonAdditive:
-			need[f.Numerator], need[f.Denominator] = true, true
-		}
+	var ok bool
+	if p.dateSegment, ok = grainSegments[lp.Grain]; !ok {
+		return nil, fmt.Errorf("googleads: no date segment for grain %q", lp.Grain)
 	}
-	for _, m := range metricFields {
-		if need[m.name] {
-			if s, _ := catalog.BreakdownSetByKey(p.set); p.set != "" && !s.HasMetric(m.name) {
-				// The normalizer refuses these: Google would answer
-				// PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE.
-				return nil, fmt.Errorf("googleads: %s is not reported per %s", m.name, p.set)
-			}
-			p.metrics = append(p.metrics, m.field)
-		}
-	}
-
-	for _, f := range q.Filters {
-		if !f.Metric {
-			p.where = append(p.where, pushDown(f)...)
-		}
+	p.metrics = selectedMetrics(lp.Measures, p.set)
+	for _, f := range lp.Filters {
+		p.where = append(p.where, pushDown(f)...)
 	}
 	return p, nil
+}
+
+// countryPerAd is the error of a plan with country at ad level: Google reports
+// countries (user_location_view) per ad group at the finest. It names the
+// query's argument the problem comes from: its filters when country or every
+// ad-level dimension is filtered on, its dimensions otherwise.
+func countryPerAd(lp *live.Plan) error {
+	filtered := func(name string) bool {
+		return slices.ContainsFunc(lp.Filters, func(f query.Filter) bool { return f.Field == name })
+	}
+	arg := "dimensions"
+	if filtered("country") || !slices.ContainsFunc(lp.Dimensions, func(d string) bool {
+		f, ok := catalog.Lookup(d)
+		return ok && f.Level == catalog.LevelAd && !filtered(d)
+	}) {
+		arg = "filters"
+	}
+	return &query.Error{Problems: []query.Problem{{
+		Field: arg, Value: "country",
+		Problem: "Google Ads reports countries (user_location_view) per ad group at the finest, not per ad",
+		Fix:     "break down by country with adset_name or campaign_name, or drop country to see ads",
+	}}}
+}
+
+// readSet sets the breakdown set other than delivery the plan reads, if any.
+func (p *plan) readSet(lp *live.Plan) error {
+	if lp.Set.Key == catalog.Delivery {
+		return nil
+	}
+	if _, known := setResources[lp.Set.Key]; !known {
+		return fmt.Errorf("googleads: breakdown set %q is not one Google Ads reports", lp.Set.Key)
+	}
+	if p.level > catalog.LevelCampaign || p.country || p.device || p.network {
+		// The normalizer refuses these; a plan never reads two sets.
+		return fmt.Errorf("googleads: breakdown set %q is stored per campaign, without other breakdowns", lp.Set.Key)
+	}
+	p.set, p.level = lp.Set.Key, catalog.LevelCampaign
+	return nil
+}
+
+// selectedMetrics are the GAQL fields of the plan's measures Google reports,
+// in the catalog's order, with metrics.impressions always so that rows are
+// those with delivery — except for conversion actions, a segment that allows
+// only conversion metrics (Google answers
+// PROHIBITED_SEGMENT_WITH_METRIC_IN_SELECT_OR_WHERE_CLAUSE otherwise), where
+// metrics.conversions is always selected instead.
+func selectedMetrics(measures []string, set string) []string {
+	always := "impressions"
+	if set == "conversion_action" {
+		always = "conversions"
+	}
+	var out []string
+	for _, f := range catalog.Measures() {
+		if mf, ok := metricFields[f.Name]; ok && (f.Name == always || slices.Contains(measures, f.Name)) {
+			out = append(out, mf.field)
+		}
+	}
+	return out
 }
 
 // selects are the fields of the query, attributes first.
@@ -200,13 +151,13 @@ func (p *plan) selects() []string {
 	if p.resource == "customer" {
 		s = append(s, "customer.id")
 	}
-	if p.level >= levelCampaign {
+	if p.level >= catalog.LevelCampaign {
 		s = append(s, "campaign.id", "campaign.name", "campaign.advertising_channel_type", "campaign.status")
 	}
-	if p.level >= levelAdGroup {
+	if p.level >= catalog.LevelAdSet {
 		s = append(s, "ad_group.id", "ad_group.name")
 	}
-	if p.level >= levelAd {
+	if p.level >= catalog.LevelAd {
 		s = append(s, "ad_group_ad.ad.id", "ad_group_ad.ad.name")
 	}
 	if p.country {

@@ -1,14 +1,15 @@
 // Package googleads is adsmcp's connector to the Google Ads API (REST): it
-// lists the customer accounts the credentials can read and fetches, for a
-// normalized query, the rows it needs with one GAQL searchStream request per
-// account, generated from the query (resource by the deepest dimension, date
-// segment by the grain, dimension filters pushed into WHERE where that is
-// exact). The live source stages the rows and answers with the warehouse's SQL.
+// lists the customer accounts the credentials can read and fetches the rows a
+// live.Plan asks with one GAQL searchStream request per account, mapped from
+// the plan (resource by its level, date segment by its grain, metric fields
+// from metricFields, dimension filters pushed into WHERE where that is
+// exact). The live source plans, runs the accounts on its worker pool, stages
+// the rows and answers with the warehouse's SQL.
 //
 // Authentication is OAuth 2: a refresh token with the client ID and secret it
 // was issued to (golang.org/x/oauth2), or any oauth2.TokenSource. A manager
-// account is used through login-customer-id. Requests run on a bounded worker
-// pool under a per-connector rate limit, are retried when Google says to
+// account is used through login-customer-id. Requests run under a
+// per-connector rate limit, are retried when Google says to
 // (quota, transient errors) only while the deadline allows, and every HTTP
 // request counts in source_calls. Secrets are never logged nor put in errors.
 //
@@ -118,7 +119,7 @@ func (o Options) GoString() string { return o.String() }
 // LogValue keeps secrets out of structured logs.
 func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
-// Connector is the Google Ads API as a live.Connector.
+// Connector is the Google Ads API as a live.PlanConnector.
 type Connector struct {
 	base, version  string
 	developerToken string
@@ -134,7 +135,7 @@ type Connector struct {
 	geo   map[string]string // country criterion IDs looked up → ISO code
 }
 
-var _ live.Connector = (*Connector)(nil)
+var _ live.PlanConnector = (*Connector)(nil)
 
 // New returns a connector; it makes no request until used.
 func New(opts Options) (*Connector, error) {
@@ -412,7 +413,8 @@ func formatID(id string) string {
 }
 
 // forEach runs fn(0..n-1) on at most c.workers goroutines, stopping handing
-// out work once ctx is done.
+// out work once ctx is done: the listing's per-customer queries (fetches run
+// on the live source's pool).
 func (c *Connector) forEach(ctx context.Context, n int, fn func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup

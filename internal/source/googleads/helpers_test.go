@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
 
@@ -70,6 +71,16 @@ func normalize(t *testing.T, accts []ads.Account, raw string) *query.Query {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return q
+}
+
+// compileQuery is the GAQL plan of q as a query's fetch makes it: the live
+// source's plan (live.PlanFor), mapped onto GAQL.
+func compileQuery(q *query.Query) (*plan, error) {
+	lp, err := live.PlanFor(q, Platform)
+	if err != nil {
+		return nil, err
+	}
+	return compile(lp)
 }
 
 func csvOf(t *testing.T, tab *fit.Table) string {

@@ -81,65 +81,56 @@ type row struct {
 }
 
 // measures are a row's metrics as the catalog's stored measures (by
-// catalog.Measure): each read from its GAQL field as the catalog says Google
+// catalog.Measure): each read from its GAQL field as metricFields says Google
 // writes it; 0 where the row leaves it out.
 type measures [catalog.NumMeasures]float64
 
-// gaqlMetric is one catalog metric's GAQL field as a key of a row's metrics.
-type gaqlMetric struct {
-	key string // metrics.cost_micros → costMicros
-	f   catalog.Field
+// rowMetric is one catalog metric's GAQL field as a key of a row's metrics.
+type rowMetric struct {
+	key     string // metrics.cost_micros → costMicros
+	measure catalog.Measure
+	value   gaqlValue
+	micros  bool // stored in micros: a double is money in currency units
 }
 
-var gaqlMetrics = func() []gaqlMetric {
-	var out []gaqlMetric
+var rowMetrics = func() []rowMetric {
+	var out []rowMetric
 	for _, f := range catalog.Measures() {
-		if f.Google != nil {
-			out = append(out, gaqlMetric{jsonKey(strings.TrimPrefix(f.Google.Field, "metrics.")), f})
+		if mf, ok := metricFields[f.Name]; ok {
+			out = append(out, rowMetric{jsonKey(mf.field), f.Storage.Measure, mf.value, f.Storage.Kind == catalog.Micros})
 		}
 	}
 	return out
 }()
-
-// jsonKey is a GAQL field name as the REST API writes it: lowerCamel.
-func jsonKey(name string) string {
-	words := strings.Split(name, "_")
-	for i := 1; i < len(words); i++ {
-		if words[i] != "" {
-			words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
-		}
-	}
-	return strings.Join(words, "")
-}
 
 func (m *measures) UnmarshalJSON(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	for _, g := range gaqlMetrics {
+	for _, g := range rowMetrics {
 		v, ok := raw[g.key]
 		if !ok {
 			continue
 		}
-		x, err := metricValue(g.f, v)
+		x, err := g.read(v)
 		if err != nil {
 			return err
 		}
-		m[g.f.Storage.Measure] = x
+		m[g.measure] = x
 	}
 	return nil
 }
 
-// metricValue reads one metric: an int64 (a count, or micros), a double, or
-// money in currency units read exactly into micros.
-func metricValue(f catalog.Field, b []byte) (float64, error) {
+// read reads one metric: an int64 (a count, or micros), a double, or money in
+// currency units read exactly into micros.
+func (g rowMetric) read(b []byte) (float64, error) {
 	switch {
-	case f.Google.Value == catalog.GoogleInt64:
+	case g.value == int64Value:
 		var v int64s
 		err := v.UnmarshalJSON(b)
 		return float64(v), err
-	case f.Storage.Kind == catalog.Micros:
+	case g.micros:
 		var v micros
 		err := v.UnmarshalJSON(b)
 		return float64(v), err

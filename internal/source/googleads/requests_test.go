@@ -70,7 +70,7 @@ func TestGAQLSnapshots(t *testing.T) {
 	accts := []ads.Account{{AccountID: "617-204-8851", Platform: Platform, AccountName: "Brightside Skincare - Search", Currency: "USD", Timezone: "America/New_York", Status: "ACTIVE"}}
 	for _, s := range gaqlSnapshots {
 		q := normalize(t, accts, s.raw)
-		p, err := newPlan(q)
+		p, err := compileQuery(q)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
