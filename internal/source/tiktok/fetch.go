@@ -183,7 +183,6 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 // filter set.
 func (c *Connector) fetchReach(ctx context.Context, p *fetchPlan, id string, out *accountRows) error {
 	rp := p.reach
-	reachField := catalog.MustLookup("reach").TikTok.Field
 	for _, sp := range rp.spans() {
 		for _, filters := range p.filterSets {
 			params := reportParams(id, rp.level, nil, rp.grain == fit.Daily, []string{reachField}, sp, filters, c.opts.PageSize)
@@ -305,7 +304,7 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 		audienceDims[a](&f, r.Text(a), p.set)
 	}
 	for m, mf := range catalog.Measures() {
-		v, err := measure(mf, r)
+		v, err := measure(mf, measureFields[m], r)
 		if err != nil {
 			return ads.Fact{}, &malformedError{err.Error()}
 		}
@@ -316,12 +315,12 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 
 // measure is a stored metric's value in a row, of its column's kind: money in
 // micros, counts whole, doubles as reported; ads.NotReported where TikTok does
-// not report the metric (no TikTokFetch), 0 where the row lacks it.
-func measure(f catalog.Field, r *ReportRow) (float64, error) {
-	if f.TikTok == nil {
+// not report the metric (no entry in metricFields), 0 where the row lacks it.
+func measure(f catalog.Field, field string, r *ReportRow) (float64, error) {
+	if field == "" {
 		return ads.NotReported, nil
 	}
-	return measureAs(f, f.TikTok.Field, r)
+	return measureAs(f, field, r)
 }
 
 // measureAs is report metric name's value in a row, as a value of stored
@@ -336,7 +335,7 @@ func measureAs(f catalog.Field, name string, r *ReportRow) (float64, error) {
 		return float64(m), nil
 	case catalog.Integer:
 		if m%1e6 != 0 {
-			return 0, fmt.Errorf("metric %s: %s is not a whole count", f.TikTok.Field, formatMicros(m))
+			return 0, fmt.Errorf("metric %s: %s is not a whole count", name, formatMicros(m))
 		}
 		return float64(m / 1e6), nil
 	}
@@ -363,8 +362,8 @@ func defaultAction(a ads.Account) string {
 func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, error) {
 	convField, valueField := catalog.MustLookup("conversions"), catalog.MustLookup("conversion_value")
 	var empty [catalog.NumMeasures]float64
-	for m, mf := range catalog.Measures() {
-		if mf.TikTok == nil {
+	for m, field := range measureFields {
+		if field == "" {
 			empty[m] = ads.NotReported
 		}
 	}
@@ -389,7 +388,7 @@ func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, er
 		out = append(out, f)
 		return nil
 	}
-	if err := add(defaultName, convField.TikTok.Field, valueField.TikTok.Field); err != nil {
+	if err := add(defaultName, metricFields[convField.Name], metricFields[valueField.Name]); err != nil {
 		return nil, &malformedError{err.Error()}
 	}
 	for _, e := range events {

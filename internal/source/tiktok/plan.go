@@ -244,8 +244,8 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 	used := usedMetrics(q)
 	var measures []string
 	addMetric := func(name string) {
-		if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.TikTok != nil && !slices.Contains(measures, f.TikTok.Field) {
-			measures = append(measures, f.TikTok.Field)
+		if f, ok := catalog.Lookup(name); ok && f.Storage != nil && metricFields[name] != "" && !slices.Contains(measures, metricFields[name]) {
+			measures = append(measures, metricFields[name])
 		}
 	}
 	for _, m := range used {
@@ -263,7 +263,7 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 	}
 	if len(measures) == 0 {
 		// Rows must exist for the groups to exist, even when only reach is asked.
-		measures = append(measures, catalog.MustLookup("impressions").TikTok.Field)
+		measures = append(measures, metricFields["impressions"])
 	}
 	objective := false
 	useDim := func(name string) error {
@@ -325,7 +325,7 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 	}
 	if p.events {
 		for _, m := range []string{"conversions", "conversion_value"} {
-			if f := catalog.MustLookup(m).TikTok.Field; !slices.Contains(measures, f) {
+			if f := metricFields[m]; !slices.Contains(measures, f) {
 				measures = append(measures, f)
 			}
 		}
