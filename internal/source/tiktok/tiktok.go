@@ -86,8 +86,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Connector is the TikTok API for Business connector; it implements
-// live.Connector and live.ReachFetcher.
+// Connector is the TikTok API for Business connector: a live.PlanConnector,
+// mapping the live source's plan onto integrated reports.
 type Connector struct {
 	opts   Options
 	base   *url.URL
@@ -96,10 +96,7 @@ type Connector struct {
 	log    *slog.Logger
 }
 
-var (
-	_ live.Connector    = (*Connector)(nil)
-	_ live.ReachFetcher = (*Connector)(nil)
-)
+var _ live.PlanConnector = (*Connector)(nil)
 
 var (
 	versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+$`)
