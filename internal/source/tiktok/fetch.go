@@ -230,8 +230,8 @@ func (r *accountRows) names(accountID string, l catalog.Level, row *ReportRow) {
 }
 
 // fact turns a report row into a warehouse fact: the day (daily reports) or
-// the span's first day, the level's IDs, the breakdowns and the measures, as
-// the catalog says TikTok gives each. IDs may be empty: TikTok reports spend
+// the span's first day, the level's IDs, the breakdowns and the measures, read
+// from the report metrics metricFields names. IDs may be empty: TikTok reports spend
 // it cannot attribute to a (deleted) object, and the warehouse keeps it.
 func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) (ads.Fact, error) {
 	date := sp.start

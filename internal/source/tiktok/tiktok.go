@@ -1,7 +1,7 @@
 // Package tiktok is the connector to the TikTok API for Business (v1.3): it
-// lists the advertisers a token can read and turns a normalized query into
-// synchronous integrated reports (/report/integrated/get/), whose rows it
-// hands to the live source's batch. docs/tiktok.md describes what it fetches,
+// lists the advertisers a token can read and maps the live source's fetch
+// plan (live.Plan) onto synchronous integrated reports
+// (/report/integrated/get/), whose rows it hands to the live source's batch. docs/tiktok.md describes what it fetches,
 // how it splits and pages requests, retries, and what its errors mean.
 package tiktok
 
