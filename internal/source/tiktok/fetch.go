@@ -5,105 +5,62 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
-	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/decimal"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
-// Fetch adds to b every row q needs from the advertisers, fetching several in
-// parallel (Options.Workers) within ctx's deadline: one report per span of
-// the range and per set of at most 100 filtered IDs, each read to its last
-// page, and the reach the warehouse reads. Advertisers that cannot be read
-// fail together in a *source.AccountsError; when ctx ends, Fetch returns
-// ctx's error.
-func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
-	p, err := planQuery(q)
+// Compile maps the live source's plan onto TikTok's requests
+// (live.PlanConnector): per advertiser, one integrated report per span of the
+// range and per set of at most 100 filtered IDs, each read to its last page;
+// /campaign/get/ for campaign_status; and the reach the warehouse reads, one
+// report per period. A shape TikTok cannot report is an error; a plan of
+// reach alone without reach is nothing to fetch.
+func (c *Connector) Compile(p *live.Plan) (live.AccountFetch, error) {
+	fp, err := compile(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
+	if fp.reachOnly && fp.reach == nil {
+		return nil, nil
+	}
+	return func(ctx context.Context, a ads.Account, b *live.Batch) error {
 		out := newAccountRows()
-		if err := c.fetchAccount(ctx, p, a, out); err != nil {
-			return err
-		}
-		if p.reach != nil {
-			if err := c.fetchReach(ctx, p, a.AccountID, out); err != nil {
-				return err
+		if err := c.fetchAdvertiser(ctx, fp, a, out); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
+			return c.accountError(a.AccountID, err)
 		}
 		out.addTo(b)
 		return nil
-	})
+	}, nil
 }
 
-// FetchReach adds to b only the reach q reads from the advertisers
-// (live.ReachFetcher), asked in the same pass as the rows of a finer grain so
-// that a coarser answer needs no new fetch.
-func (c *Connector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
-	p, err := planQuery(q)
-	if err != nil || p.reach == nil {
-		return err
-	}
-	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
-		out := newAccountRows()
-		if err := c.fetchReach(ctx, p, a.AccountID, out); err != nil {
+// Workers is how many advertisers are fetched at once (Options.Workers).
+func (c *Connector) Workers() int { return c.opts.Workers }
+
+// fetchAdvertiser reads what p asks of one advertiser: its facts and names
+// (unless p is reach alone), then its reach.
+func (c *Connector) fetchAdvertiser(ctx context.Context, p *fetchPlan, a ads.Account, out *accountRows) error {
+	if !p.reachOnly {
+		if err := c.fetchAccount(ctx, p, a, out); err != nil {
 			return err
 		}
-		b.Reach(out.reach...)
+	}
+	if p.reach == nil {
 		return nil
-	})
+	}
+	return c.fetchReach(ctx, p, a.AccountID, out)
 }
 
-// eachAccount runs fetch for every advertiser on the worker pool.
-func (c *Connector) eachAccount(ctx context.Context, accounts []ads.Account, fetch func(ads.Account) error) error {
-	jobs := make(chan ads.Account)
-	var (
-		mu     sync.Mutex
-		failed []*source.AccountError
-		wg     sync.WaitGroup
-	)
-	for range min(c.opts.Workers, len(accounts)) {
-		wg.Go(func() {
-			for a := range jobs {
-				err := fetch(a)
-				if err == nil || ctx.Err() != nil {
-					continue
-				}
-				ae := c.accountError(a.AccountID, err)
-				mu.Lock()
-				failed = append(failed, ae)
-				mu.Unlock()
-			}
-		})
-	}
-feed:
-	for _, a := range accounts {
-		select {
-		case jobs <- a:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		return &source.AccountsError{Failed: failed}
-	}
-	return nil
-}
-
-// accountRows are one advertiser's rows, added to the batch only once all of
-// it has been read.
+// accountRows are one advertiser's rows: its objects' names and details are
+// gathered from several requests (report rows, /campaign/get/) before they
+// are added to the batch, where the last one recorded wins.
 type accountRows struct {
 	campaigns map[string]*ads.Campaign
 	adgroups  map[string]ads.AdSet
@@ -183,10 +140,9 @@ func (c *Connector) fetchAccount(ctx context.Context, p *fetchPlan, a ads.Accoun
 // filter set.
 func (c *Connector) fetchReach(ctx context.Context, p *fetchPlan, id string, out *accountRows) error {
 	rp := p.reach
-	reachField := catalog.MustLookup("reach").TikTok.Field
-	for _, sp := range rp.spans() {
+	for _, sp := range reachSpans(rp) {
 		for _, filters := range p.filterSets {
-			params := reportParams(id, rp.level, nil, rp.grain == fit.Daily, []string{reachField}, sp, filters, c.opts.PageSize)
+			params := reportParams(id, rp.Level, nil, rp.Grain == fit.Daily, []string{reachField}, sp, filters, c.opts.PageSize)
 			err := c.report(ctx, params, func(r *ReportRow) error {
 				v, ok, err := r.Micros(reachField)
 				if err != nil || !ok {
@@ -196,13 +152,14 @@ func (c *Connector) fetchReach(ctx context.Context, p *fetchPlan, id string, out
 					return &malformedError{fmt.Sprintf("reach %s is not a whole count", formatMicros(v))}
 				}
 				period := sp.start
-				if rp.grain == fit.Daily {
+				if rp.Grain == fit.Daily {
 					if period, err = r.Day(); err != nil || period.Before(sp.start) || period.After(sp.end) {
 						return malformed(err)
 					}
 				}
-				rr := ads.Reach{Level: rp.level.String(), ObjectID: id, AccountID: id, Grain: string(rp.grain), PeriodStart: period, Reach: v / 1e6}
-				if rp.level == levelCampaign {
+				rr := ads.Reach{Level: "account", ObjectID: id, AccountID: id, Grain: string(rp.Grain), PeriodStart: period, Reach: v / 1e6}
+				if rp.Level == catalog.LevelCampaign {
+					rr.Level = "campaign"
 					if rr.ObjectID = r.Text("campaign_id"); rr.ObjectID == "" {
 						return &malformedError{"a campaign reach row without campaign_id"}
 					}
@@ -253,9 +210,9 @@ func (c *Connector) report(ctx context.Context, params url.Values, row func(*Rep
 }
 
 // names records the campaign, ad group and ad a row names.
-func (r *accountRows) names(accountID string, l level, row *ReportRow) {
+func (r *accountRows) names(accountID string, l catalog.Level, row *ReportRow) {
 	campaignID, adgroupID, adID := row.Text("campaign_id"), row.Text("adgroup_id"), row.Text("ad_id")
-	if l >= levelCampaign && campaignID != "" {
+	if l >= catalog.LevelCampaign && campaignID != "" {
 		cp := r.campaign(accountID, campaignID)
 		if n := row.Text("campaign_name"); n != "" {
 			cp.Name = n
@@ -264,17 +221,17 @@ func (r *accountRows) names(accountID string, l level, row *ReportRow) {
 			cp.Objective = o
 		}
 	}
-	if l >= levelAdGroup && adgroupID != "" {
+	if l >= catalog.LevelAdSet && adgroupID != "" {
 		r.adgroups[adgroupID] = ads.AdSet{AdSetID: adgroupID, CampaignID: campaignID, AccountID: accountID, Name: row.Text("adgroup_name")}
 	}
-	if l >= levelAd && adID != "" {
+	if l >= catalog.LevelAd && adID != "" {
 		r.ads[adID] = ads.Ad{AdID: adID, AdSetID: adgroupID, CampaignID: campaignID, AccountID: accountID, Name: row.Text("ad_name")}
 	}
 }
 
 // fact turns a report row into a warehouse fact: the day (daily reports) or
-// the span's first day, the level's IDs, the breakdowns and the measures, as
-// the catalog says TikTok gives each. IDs may be empty: TikTok reports spend
+// the span's first day, the level's IDs, the breakdowns and the measures, read
+// from the report metrics metricFields names. IDs may be empty: TikTok reports spend
 // it cannot attribute to a (deleted) object, and the warehouse keeps it.
 func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) (ads.Fact, error) {
 	date := sp.start
@@ -289,13 +246,13 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 		date = d
 	}
 	f := ads.Fact{Date: date, AccountID: accountID}
-	if p.level >= levelCampaign {
+	if p.level >= catalog.LevelCampaign {
 		f.CampaignID = r.Text("campaign_id")
 	}
-	if p.level >= levelAdGroup {
+	if p.level >= catalog.LevelAdSet {
 		f.AdSetID = r.Text("adgroup_id")
 	}
-	if p.level >= levelAd {
+	if p.level >= catalog.LevelAd {
 		f.AdID = r.Text("ad_id")
 	}
 	if p.set != catalog.Delivery {
@@ -305,7 +262,7 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 		audienceDims[a](&f, r.Text(a), p.set)
 	}
 	for m, mf := range catalog.Measures() {
-		v, err := measure(mf, r)
+		v, err := measure(mf, measureFields[m], r)
 		if err != nil {
 			return ads.Fact{}, &malformedError{err.Error()}
 		}
@@ -316,12 +273,12 @@ func (c *Connector) fact(p *fetchPlan, sp span, accountID string, r *ReportRow) 
 
 // measure is a stored metric's value in a row, of its column's kind: money in
 // micros, counts whole, doubles as reported; ads.NotReported where TikTok does
-// not report the metric (no TikTokFetch), 0 where the row lacks it.
-func measure(f catalog.Field, r *ReportRow) (float64, error) {
-	if f.TikTok == nil {
+// not report the metric (no entry in metricFields), 0 where the row lacks it.
+func measure(f catalog.Field, field string, r *ReportRow) (float64, error) {
+	if field == "" {
 		return ads.NotReported, nil
 	}
-	return measureAs(f, f.TikTok.Field, r)
+	return measureAs(f, field, r)
 }
 
 // measureAs is report metric name's value in a row, as a value of stored
@@ -336,7 +293,7 @@ func measureAs(f catalog.Field, name string, r *ReportRow) (float64, error) {
 		return float64(m), nil
 	case catalog.Integer:
 		if m%1e6 != 0 {
-			return 0, fmt.Errorf("metric %s: %s is not a whole count", f.TikTok.Field, formatMicros(m))
+			return 0, fmt.Errorf("metric %s: %s is not a whole count", name, formatMicros(m))
 		}
 		return float64(m / 1e6), nil
 	}
@@ -363,8 +320,8 @@ func defaultAction(a ads.Account) string {
 func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, error) {
 	convField, valueField := catalog.MustLookup("conversions"), catalog.MustLookup("conversion_value")
 	var empty [catalog.NumMeasures]float64
-	for m, mf := range catalog.Measures() {
-		if mf.TikTok == nil {
+	for m, field := range measureFields {
+		if field == "" {
 			empty[m] = ads.NotReported
 		}
 	}
@@ -389,7 +346,7 @@ func eventFacts(base ads.Fact, defaultName string, r *ReportRow) ([]ads.Fact, er
 		out = append(out, f)
 		return nil
 	}
-	if err := add(defaultName, convField.TikTok.Field, valueField.TikTok.Field); err != nil {
+	if err := add(defaultName, metricFields[convField.Name], metricFields[valueField.Name]); err != nil {
 		return nil, &malformedError{err.Error()}
 	}
 	for _, e := range events {

@@ -105,10 +105,10 @@ func FuzzBreakdownRows(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	plans := []*fetchPlan{
-		{level: levelCampaign, set: "age_gender", audience: []string{"age", "gender"}},
-		{level: levelCampaign, set: "placement", audience: []string{"placement", "platform"}},
-		{level: levelCampaign, set: "conversion_action", events: true},
-		{level: levelAccount, set: catalog.Delivery, audience: []string{"country_code", "placement"}},
+		{level: catalog.LevelCampaign, set: "age_gender", audience: []string{"age", "gender"}},
+		{level: catalog.LevelCampaign, set: "placement", audience: []string{"placement", "platform"}},
+		{level: catalog.LevelCampaign, set: "conversion_action", events: true},
+		{level: catalog.LevelAccount, set: catalog.Delivery, audience: []string{"country_code", "placement"}},
 	}
 	c := &Connector{}
 	sp := span{time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}

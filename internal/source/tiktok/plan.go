@@ -11,29 +11,18 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
-// level is a report data level; its order is the object hierarchy.
-type level int
-
-const (
-	levelAccount level = iota
-	levelCampaign
-	levelAdGroup
-	levelAd
-)
-
-// levels are TikTok's data level of each level, the dimension that identifies
-// its rows and the attribute metric that names them.
+// levels are TikTok's data level of each object level (catalog.LevelAccount
+// … LevelAd), the dimension that identifies its rows and the attribute metric
+// that names them.
 var levels = [...]struct{ dataLevel, id, name string }{
-	levelAccount:  {"AUCTION_ADVERTISER", "advertiser_id", ""},
-	levelCampaign: {"AUCTION_CAMPAIGN", "campaign_id", "campaign_name"},
-	levelAdGroup:  {"AUCTION_ADGROUP", "adgroup_id", "adgroup_name"},
-	levelAd:       {"AUCTION_AD", "ad_id", "ad_name"},
+	catalog.LevelAccount:  {"AUCTION_ADVERTISER", "advertiser_id", ""},
+	catalog.LevelCampaign: {"AUCTION_CAMPAIGN", "campaign_id", "campaign_name"},
+	catalog.LevelAdSet:    {"AUCTION_ADGROUP", "adgroup_id", "adgroup_name"},
+	catalog.LevelAd:       {"AUCTION_AD", "ad_id", "ad_name"},
 }
-
-func (l level) String() string { return [...]string{"account", "campaign", "adgroup", "ad"}[l] }
 
 // breakdownDims are the AUDIENCE report's dimension behind each catalog
 // breakdown. publisher_platform and placement are both TikTok's placement
@@ -202,10 +191,11 @@ type reportFilter struct {
 // span is an inclusive range of days.
 type span struct{ start, end time.Time }
 
-// fetchPlan is what a query needs from every advertiser.
+// fetchPlan is the live source's plan (live.Plan) as TikTok's reports: what
+// every advertiser is asked.
 type fetchPlan struct {
-	level level
-	// set is the catalog.BreakdownSet the query reads (delivery, age_gender,
+	level catalog.Level // the report's data level (levels)
+	// set is the catalog.BreakdownSet the rows are of (delivery, age_gender,
 	// placement, conversion_action).
 	set      string
 	audience []string // the AUDIENCE report's dimensions, in order
@@ -217,118 +207,107 @@ type fetchPlan struct {
 	// sets of at most MaxFilterIDs IDs; one empty set without ID filters.
 	filterSets     [][]reportFilter
 	campaignStatus bool // campaign_status is used: from /campaign/get/
-	reach          *reachPlan
-	start, end     time.Time
+	// reach is the reach the warehouse reads (live.Plan.Reach), nil for none:
+	// per advertiser or campaign, per whole period of its grain. Reach is
+	// never summed, so every period is its own report: daily reach by
+	// stat_time_day, weekly and monthly reach one report per week or month
+	// without a time dimension, whose reach TikTok deduplicates over it.
+	reach *live.Reach
+	// reachOnly: the reach alone, no facts and no names (live.Plan.ReachOnly).
+	reachOnly bool
 }
 
-// reachPlan is the reach the warehouse reads for the query (duckdb.ReachNeeded):
-// per advertiser or campaign, per whole period of grain from first to last
-// (period starts). Reach is never summed, so every period is its own report:
-// daily reach by stat_time_day, weekly and monthly reach one report per week
-// or month without a time dimension, whose reach TikTok deduplicates over it.
-type reachPlan struct {
-	level       level
-	grain       fit.Grain
-	first, last time.Time
+// compile maps the live source's plan onto the reports' shape. Which level,
+// set, metrics, grain and reach a fetch needs is the plan's; this is only how
+// TikTok is asked for them.
+func compile(p *live.Plan) (*fetchPlan, error) {
+	if p.Level < catalog.LevelAccount || p.Level > catalog.LevelAd {
+		return nil, fmt.Errorf("tiktok: no data level for object level %d", p.Level)
+	}
+	fp := &fetchPlan{level: p.Level, set: p.Set.Key, campaignStatus: p.Uses("campaign_status"),
+		reach: p.Reach, reachOnly: p.ReachOnly}
+	if err := fp.breakdowns(p); err != nil {
+		return nil, err
+	}
+	fp.metrics = reportMetrics(p, fp.events)
+	sets, err := filterSets(p.Filters)
+	if err != nil {
+		return nil, err
+	}
+	fp.filterSets = sets
+	switch p.Grain {
+	case fit.Daily, fit.Weekly:
+		// Weekly: daily rows, which the warehouse rolls up into ISO weeks
+		// exactly (TikTok's report has no week dimension).
+		fp.daily = true
+		fp.spans = splitDays(p.Start, p.End, MaxDailySpan)
+	case fit.Monthly:
+		// One report per calendar month (cut by the range); the plan asks
+		// months for quarters too, which the warehouse rolls up exactly.
+		fp.spans = months(p.Start, p.End)
+	case fit.Total:
+		fp.spans = splitDays(p.Start, p.End, MaxSpan)
+	default:
+		return nil, fmt.Errorf("tiktok: no report for grain %q", p.Grain)
+	}
+	return fp, nil
 }
 
-// planQuery turns a normalized query into the reports' shape.
-func planQuery(q *query.Query) (*fetchPlan, error) {
-	if q.End.Before(q.Start) {
-		return nil, fmt.Errorf("tiktok: date range %s … %s is reversed", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
-	}
-	p := &fetchPlan{start: q.Start, end: q.End, set: catalog.Delivery}
-	if s, ok := q.BreakdownSet(catalog.TikTokAds); ok {
-		p.set = s.Key
-	}
-	used := usedMetrics(q)
-	var measures []string
-	addMetric := func(name string) {
-		if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.TikTok != nil && !slices.Contains(measures, f.TikTok.Field) {
-			measures = append(measures, f.TikTok.Field)
-		}
-	}
-	for _, m := range used {
-		f, ok := catalog.Lookup(m)
-		if !ok || !f.IsMetric() {
-			return nil, fmt.Errorf("tiktok: %q is not a catalog metric", m)
-		}
-		switch f.Aggregation {
-		case catalog.Sum:
-			addMetric(m)
-		case catalog.Ratio, catalog.NonAdditive:
-			addMetric(f.Numerator)
-			addMetric(f.Denominator)
-		}
-	}
-	if len(measures) == 0 {
-		// Rows must exist for the groups to exist, even when only reach is asked.
-		measures = append(measures, catalog.MustLookup("impressions").TikTok.Field)
-	}
-	objective := false
-	useDim := func(name string) error {
-		f, ok := catalog.Lookup(name)
-		if !ok || f.IsMetric() {
-			return fmt.Errorf("tiktok: %q is not a catalog dimension", name)
-		}
-		switch f.Level {
-		case catalog.LevelCampaign:
-			p.level = max(p.level, levelCampaign)
-		case catalog.LevelAdSet:
-			p.level = max(p.level, levelAdGroup)
-		case catalog.LevelAd:
-			p.level = max(p.level, levelAd)
-		case catalog.LevelBreakdown:
-			dim, ok := breakdownDims[name]
-			if !ok {
-				return fmt.Errorf("tiktok: the AUDIENCE report has no dimension for %s", name)
-			}
-			if dim == "" {
-				p.events = true
-			} else if !slices.Contains(p.audience, dim) {
-				p.audience = append(p.audience, dim)
-			}
-		}
-		switch name {
-		case "campaign_objective":
-			objective = true
-		case "campaign_status":
-			p.campaignStatus = true
-		}
-		return nil
-	}
-	var ids []query.Filter
-	for _, d := range q.Dimensions {
-		if err := useDim(d); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range q.Filters {
-		if f.Metric {
+// breakdowns sets the AUDIENCE dimensions behind the plan's breakdowns, in
+// the order the query names them (the request's dimensions list), or events
+// for conversion_action.
+func (fp *fetchPlan) breakdowns(p *live.Plan) error {
+	for _, name := range p.Dimensions {
+		if !slices.Contains(p.Breakdowns, name) {
 			continue
 		}
-		if err := useDim(f.Field); err != nil {
-			return nil, err
-		}
-		if _, ok := filterFields[f.Field]; ok && (f.Operator == query.Equals || f.Operator == query.In) {
-			ids = append(ids, f)
+		dim, ok := breakdownDims[name]
+		switch {
+		case !ok:
+			return fmt.Errorf("tiktok: the AUDIENCE report has no dimension for %s", name)
+		case dim == "":
+			fp.events = true
+		case !slices.Contains(fp.audience, dim):
+			fp.audience = append(fp.audience, dim)
 		}
 	}
-	if p.set != catalog.Delivery {
-		// The sets other than delivery are stored per campaign (catalog
-		// BreakdownSet.Level): read per campaign, whatever the query's level,
-		// so that what no campaign owns stays out as it does in the warehouse.
-		p.level = max(p.level, levelCampaign)
+	if fp.events && len(fp.audience) > 0 {
+		return fmt.Errorf("tiktok: conversion_action cannot be combined with other breakdowns")
 	}
-	if p.events && len(p.audience) > 0 {
-		return nil, fmt.Errorf("tiktok: conversion_action cannot be combined with other breakdowns")
-	}
-	if p.events {
-		for _, m := range []string{"conversions", "conversion_value"} {
-			if f := catalog.MustLookup(m).TikTok.Field; !slices.Contains(measures, f) {
-				measures = append(measures, f)
-			}
+	return nil
+}
+
+// reportMetrics are the report's metrics for p: the attributes that name the
+// rows' objects (the parents' IDs too, and objective_type for
+// campaign_objective), then the plan's measures as TikTok spells them, then,
+// for conversion_action, conversion and its value and every event's metrics.
+func reportMetrics(p *live.Plan, perEvent bool) []string {
+	var attrs, measures []string
+	for l := catalog.LevelCampaign; l <= p.Level; l++ {
+		attrs = append(attrs, levels[l].name)
+		if l < p.Level {
+			attrs = append(attrs, levels[l].id) // the parents' IDs are attributes
 		}
+	}
+	if p.Uses("campaign_objective") {
+		attrs = append(attrs, "objective_type")
+	}
+	add := func(name string) {
+		if f := metricFields[name]; f != "" && !slices.Contains(measures, f) {
+			measures = append(measures, f)
+		}
+	}
+	for _, m := range p.Measures {
+		add(m)
+	}
+	if len(measures) == 0 {
+		// Rows must exist for the groups to exist, even when the plan's only
+		// measure is one TikTok does not report (link_clicks).
+		add("impressions")
+	}
+	if perEvent {
+		add("conversions")
+		add("conversion_value")
 		for _, e := range events {
 			measures = append(measures, e.count)
 			if e.value != "" {
@@ -336,63 +315,20 @@ func planQuery(q *query.Query) (*fetchPlan, error) {
 			}
 		}
 	}
-	for l := levelCampaign; l <= p.level; l++ {
-		p.metrics = append(p.metrics, levels[l].name)
-		if l < p.level {
-			p.metrics = append(p.metrics, levels[l].id) // the parents' IDs are attributes
-		}
-	}
-	if objective {
-		p.metrics = append(p.metrics, "objective_type")
-	}
-	p.metrics = append(p.metrics, measures...)
-	sets, err := filterSets(ids)
-	if err != nil {
-		return nil, err
-	}
-	p.filterSets = sets
-
-	switch q.Grain {
-	case fit.Daily, fit.Weekly:
-		// Weekly: daily rows, which the warehouse rolls up into ISO weeks exactly.
-		p.daily = true
-		p.spans = splitDays(q.Start, q.End, MaxDailySpan)
-	case fit.Monthly, fit.Quarterly:
-		// One report per calendar month (cut by the range); the warehouse rolls
-		// months up into quarters exactly.
-		p.spans = months(q.Start, q.End)
-	case fit.Total:
-		p.spans = splitDays(q.Start, q.End, MaxSpan)
-	default:
-		return nil, fmt.Errorf("tiktok: unknown grain %q", q.Grain)
-	}
-	if need := duckdb.ReachNeeded(q, used); need != nil {
-		p.reach = &reachPlan{level: levelAccount, grain: need.Grain, first: need.First, last: need.Last}
-		if need.Level == "campaign" {
-			p.reach.level = levelCampaign
-		}
-	}
-	return p, nil
+	return append(attrs, measures...)
 }
 
-// usedMetrics are the metrics q reads: its own and those its filters test.
-func usedMetrics(q *query.Query) []string {
-	used := slices.Clone(q.Metrics)
-	for _, f := range q.Filters {
-		if f.Metric && !slices.Contains(used, f.Field) {
-			used = append(used, f.Field)
-		}
-	}
-	return used
-}
-
-// filterSets splits the ID filters into the filterings of separate requests,
+// filterSets splits the ID filters (IN or equals on filterFields; the others
+// are applied by the warehouse only) into the filterings of separate requests,
 // at most MaxFilterIDs IDs per filter: every combination of one chunk of
 // each filter (the rows of different chunks are different objects, so the
 // requests' rows add up to the whole).
-func filterSets(ids []query.Filter) ([][]reportFilter, error) {
+func filterSets(filters []query.Filter) ([][]reportFilter, error) {
 	sets := [][]reportFilter{nil}
-	for _, f := range ids {
+	for _, f := range filters {
+		if _, ok := filterFields[f.Field]; f.Metric || !ok || f.Operator != query.Equals && f.Operator != query.In {
+			continue
+		}
 		var values []string
 		for _, v := range f.Values {
 			s, ok := v.(string)
@@ -435,21 +371,21 @@ func months(start, end time.Time) []span {
 	return out
 }
 
-// spans are the reports of the reach plan: daily reach over spans of at most
+// reachSpans are the reports of reach r: daily reach over spans of at most
 // MaxDailySpan days, else one per week or month.
-func (rp *reachPlan) spans() []span {
-	switch rp.grain {
+func reachSpans(r *live.Reach) []span {
+	switch r.Grain {
 	case fit.Daily:
-		return splitDays(rp.first, rp.last, MaxDailySpan)
+		return splitDays(r.First, r.Last, MaxDailySpan)
 	case fit.Weekly:
 		var out []span
-		for w := rp.first; !w.After(rp.last); w = w.AddDate(0, 0, 7) {
+		for w := r.First; !w.After(r.Last); w = w.AddDate(0, 0, 7) {
 			out = append(out, span{w, w.AddDate(0, 0, 6)})
 		}
 		return out
 	case fit.Monthly:
 		var out []span
-		for m := rp.first; !m.After(rp.last); m = m.AddDate(0, 1, 0) {
+		for m := r.First; !m.After(r.Last); m = m.AddDate(0, 1, 0) {
 			out = append(out, span{m, m.AddDate(0, 1, -1)})
 		}
 		return out
@@ -469,7 +405,7 @@ func earlier(a, b time.Time) time.Time {
 }
 
 // reportParams are the parameters of one report request (without page).
-func reportParams(advertiserID string, l level, audience []string, daily bool, metrics []string, sp span, filters []reportFilter, pageSize int) url.Values {
+func reportParams(advertiserID string, l catalog.Level, audience []string, daily bool, metrics []string, sp span, filters []reportFilter, pageSize int) url.Values {
 	v := url.Values{}
 	v.Set("advertiser_id", advertiserID)
 	dims := []string{levels[l].id}

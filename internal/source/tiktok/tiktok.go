@@ -1,7 +1,7 @@
 // Package tiktok is the connector to the TikTok API for Business (v1.3): it
-// lists the advertisers a token can read and turns a normalized query into
-// synchronous integrated reports (/report/integrated/get/), whose rows it
-// hands to the live source's batch. docs/tiktok.md describes what it fetches,
+// lists the advertisers a token can read and maps the live source's fetch
+// plan (live.Plan) onto synchronous integrated reports
+// (/report/integrated/get/), whose rows it hands to the live source's batch. docs/tiktok.md describes what it fetches,
 // how it splits and pages requests, retries, and what its errors mean.
 package tiktok
 
@@ -86,8 +86,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Connector is the TikTok API for Business connector; it implements
-// live.Connector and live.ReachFetcher.
+// Connector is the TikTok API for Business connector: a live.PlanConnector,
+// mapping the live source's plan onto integrated reports.
 type Connector struct {
 	opts   Options
 	base   *url.URL
@@ -96,10 +96,7 @@ type Connector struct {
 	log    *slog.Logger
 }
 
-var (
-	_ live.Connector    = (*Connector)(nil)
-	_ live.ReachFetcher = (*Connector)(nil)
-)
+var _ live.PlanConnector = (*Connector)(nil)
 
 var (
 	versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+$`)
