@@ -74,8 +74,10 @@ func (c *Connector) accountFetch(fetch live.AccountFetch) live.AccountFetch {
 	}
 }
 
-// accountRows are one account's rows, added to the batch only once the whole
-// account has been read.
+// accountRows are one account's rows as they are read: a campaign's name,
+// objective, status and dates come from /campaigns and from Insights rows,
+// merged here before the campaign is recorded (the batch keeps the last
+// record of a campaign whole).
 type accountRows struct {
 	campaigns map[string]*ads.Campaign
 	adsets    map[string]ads.AdSet
