@@ -28,6 +28,13 @@ type Plan struct {
 	// per campaign is read per campaign whatever the query's level, so that
 	// what no campaign holds stays out as it does in the warehouse.
 	Level catalog.Level
+	// ObjectLevel is the finest object level the query's dimensions and
+	// filters name: Level before a per-campaign set raises it. A platform
+	// whose coarser report holds exactly the delivery a set's campaigns
+	// would, and more that they cannot (Meta's level=account also counts
+	// deleted campaigns), may read the set there: what no campaign holds is
+	// told from the account's delivery all the same (unattributed.go).
+	ObjectLevel catalog.Level
 	// Measures are the stored (Sum) metrics to fetch, in catalog Measure
 	// order: those the query reads and the parts of its ratios, never empty
 	// (rows must exist for groups to exist: impressions, or the set's first
@@ -148,6 +155,7 @@ func (p *Plan) planDimensions(q *query.Query) error {
 			p.Breakdowns = append(p.Breakdowns, d)
 		}
 	}
+	p.ObjectLevel = p.Level
 	if p.Set.Key != catalog.Delivery {
 		p.Level = max(p.Level, p.Set.Level)
 	}

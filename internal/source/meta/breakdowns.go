@@ -9,6 +9,7 @@ import (
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
 // DefaultAttributionWindow is the window Meta counts conversions under unless
@@ -42,18 +43,18 @@ func (c *Connector) metaBreakdowns(dim string) ([]string, bool) {
 // platform_position, impression_device").
 var breakdownOrder = []string{"age", "gender", "country", "publisher_platform", "platform_position", "impression_device", "device_platform"}
 
-// attributionWindow is the window a query's conversions are asked under: the
+// attributionWindow is the window a plan's conversions are asked under: the
 // query's, else the one Accounts states for every account
 // (DefaultAttributionWindow), asked explicitly. Without
 // action_attribution_windows Meta counts each ad set under its own
 // attribution setting, and _meta.definitions would state a window some ad
 // sets do not use; asked, the stated window is the one counted. A query
 // without conversions asks none.
-func attributionWindow(q *query.Query) string {
+func attributionWindow(p *live.Plan) string {
 	switch {
-	case q.AttributionWindow != "":
-		return q.AttributionWindow
-	case q.UsesConversions():
+	case p.Window != "":
+		return p.Window
+	case p.Conversions:
 		return DefaultAttributionWindow
 	}
 	return ""
@@ -228,8 +229,8 @@ func (c *Connector) conversionActionFacts(p *fetchPlan, base ads.Fact, r *Row) [
 		field string
 		into  func(*sums) *int64
 	}{
-		{catalog.MustLookup("conversions").Meta.Field, func(s *sums) *int64 { return &s.count }},
-		{catalog.MustLookup("conversion_value").Meta.Field, func(s *sums) *int64 { return &s.value }},
+		{conversionsField, func(s *sums) *int64 { return &s.count }},
+		{conversionValueField, func(s *sums) *int64 { return &s.value }},
 	}
 	for _, t := range c.opts.ActionTypes {
 		e, _ := actionEvent(t)

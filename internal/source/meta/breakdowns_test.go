@@ -168,7 +168,7 @@ func TestBreakdownCombinationRefused(t *testing.T) {
 // conversions and conversion value per campaign.
 func fetchWindow(t *testing.T, f *fixture, q *query.Query, window string) map[string][2]float64 {
 	t.Helper()
-	p, err := f.conn.planQuery(q)
+	p, err := compileQuery(f.conn, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestAttributionWindows(t *testing.T) {
 func TestAttributionWindowRefusals(t *testing.T) {
 	f := newFixture(t, nil)
 	q := normalize(t, f.accounts(t), `{"metrics":["conversions"],"dimensions":["age","gender"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
-	p, err := f.conn.planQuery(q)
+	p, err := compileQuery(f.conn, q)
 	if err != nil {
 		t.Fatal(err)
 	}

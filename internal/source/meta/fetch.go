@@ -8,13 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
-	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
@@ -27,88 +24,60 @@ const campaignStatuses = `["ACTIVE","PAUSED","ARCHIVED","IN_PROCESS","WITH_ISSUE
 
 const campaignFields = "id,name,objective,effective_status,start_time,stop_time"
 
-// Fetch adds to b every row q needs from accounts, fetching several accounts in
-// parallel (Options.Workers) within ctx's deadline. Accounts that cannot be
-// read fail together in a *source.AccountsError; when ctx ends, Fetch returns
-// ctx's error.
-func (c *Connector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
-	p, err := c.planQuery(q)
+// Compile maps p onto Insights requests (live.PlanConnector): one report
+// per account, plus the campaign list and reach requests when p needs them;
+// for p.ReachOnly, the reach requests alone. A window Meta cannot report with
+// p's breakdowns is a *query.Error, before any request.
+func (c *Connector) Compile(p *live.Plan) (live.AccountFetch, error) {
+	fp, err := c.compile(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
-		rows, err := c.fetchAccount(ctx, p, a)
-		if err == nil {
-			rows.addTo(b)
+	if p.ReachOnly {
+		if fp.reach == nil {
+			return nil, nil
 		}
-		return err
-	})
-}
-
-// FetchReach adds to b only the reach q reads from accounts (live.ReachFetcher):
-// one Insights request per account for the reach of whole days, months or the
-// range (weekly reach: one per 20 weeks), asked in the same pass as the rows
-// of a finer grain so that a coarser answer needs no new fetch.
-func (c *Connector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *live.Batch) error {
-	p, err := c.planQuery(q)
-	if err != nil || p.reach == nil {
-		return err
-	}
-	return c.eachAccount(ctx, accounts, func(a ads.Account) error {
-		out := newAccountRows()
-		err := c.fetchReach(ctx, p, a, out)
-		if err == nil {
-			b.Reach(out.reach...)
-		}
-		return err
-	})
-}
-
-// eachAccount runs fetch for every account on the worker pool. Accounts that
-// fail fail together in a *source.AccountsError; when ctx ends, it returns
-// ctx's error.
-func (c *Connector) eachAccount(ctx context.Context, accounts []ads.Account, fetch func(ads.Account) error) error {
-	jobs := make(chan ads.Account)
-	var (
-		mu     sync.Mutex
-		failed []*source.AccountError
-		wg     sync.WaitGroup
-	)
-	for range min(c.opts.Workers, len(accounts)) {
-		wg.Go(func() {
-			for a := range jobs {
-				err := fetch(a)
-				if err == nil || ctx.Err() != nil {
-					continue
-				}
-				ae := c.accountError(a.AccountID, err)
-				mu.Lock()
-				failed = append(failed, ae)
-				mu.Unlock()
+		return c.accountFetch(func(ctx context.Context, a ads.Account, b *live.Batch) error {
+			out := newAccountRows()
+			if err := c.fetchReach(ctx, fp, a, out); err != nil {
+				return err
 			}
-		})
+			b.Reach(out.reach...) // reach alone: not the names its requests carry
+			return nil
+		}), nil
 	}
-feed:
-	for _, a := range accounts {
-		select {
-		case jobs <- a:
-		case <-ctx.Done():
-			break feed
+	return c.accountFetch(func(ctx context.Context, a ads.Account, b *live.Batch) error {
+		rows, err := c.fetchAccount(ctx, fp, a)
+		if err != nil {
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		return &source.AccountsError{Failed: failed}
-	}
-	return nil
+		rows.addTo(b)
+		return nil
+	}), nil
 }
 
-// accountRows are one account's rows, added to the batch only once the whole
-// account has been read.
+// Workers is how many accounts are fetched at once (Options.Workers).
+func (c *Connector) Workers() int { return c.opts.Workers }
+
+// accountFetch is fetch whose failures say why the account could not be
+// read (accountError), as live.AccountFetch returns them.
+func (c *Connector) accountFetch(fetch live.AccountFetch) live.AccountFetch {
+	return func(ctx context.Context, a ads.Account, b *live.Batch) error {
+		err := fetch(ctx, a, b)
+		switch {
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
+		}
+		return c.accountError(a.AccountID, err)
+	}
+}
+
+// accountRows are one account's rows as they are read: a campaign's name,
+// objective, status and dates come from /campaigns and from Insights rows,
+// merged here before the campaign is recorded (the batch keeps the last
+// record of a campaign whole).
 type accountRows struct {
 	campaigns map[string]*ads.Campaign
 	adsets    map[string]ads.AdSet
@@ -281,16 +250,16 @@ func (c *Connector) fact(p *fetchPlan, accountID string, r *Row) (ads.Fact, erro
 	return f, nil
 }
 
-// measure is a stored metric's value in an Insights row, as the catalog says
-// Meta gives it: a number field, one action type, or the configured conversion
-// action types. Actions are in micros: a count of actions is a double
-// (conversions) or a whole count (video views); values are money.
+// measure is a stored metric's value in an Insights row, as insightsMetrics
+// says Meta gives it: a number field, one action type, or the configured
+// conversion action types. Actions are in micros: a count of actions is a
+// double (conversions) or a whole count (video views); values are money.
 func (c *Connector) measure(p *fetchPlan, f catalog.Field, r *Row) float64 {
-	mf := f.Meta
+	mf := measureMetrics[f.Storage.Measure]
 	if mf == nil {
 		return ads.NotReported
 	}
-	if !mf.IsActions() {
+	if !mf.isActions() {
 		return float64(r.Number(mf.Field))
 	}
 	var micros int64

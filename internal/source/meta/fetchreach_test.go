@@ -27,13 +27,13 @@ func TestFetchReachIsFetchsReach(t *testing.T) {
 	} {
 		q := normalize(t, accounts, raw)
 		full := live.NewBatch()
-		if err := f.conn.Fetch(context.Background(), q, q.Accounts, full); err != nil {
+		if err := live.Fetch(context.Background(), f.conn, q, q.Accounts, full); err != nil {
 			t.Fatal(err)
 		}
 		f.srv.ClearRequests()
 		calls := &source.Calls{}
 		alone := live.NewBatch()
-		if err := f.conn.FetchReach(source.WithCalls(context.Background(), calls), q, q.Accounts, alone); err != nil {
+		if err := live.FetchReach(source.WithCalls(context.Background(), calls), f.conn, q, q.Accounts, alone); err != nil {
 			t.Fatal(err)
 		}
 		_, _, _, _, want := full.Snapshot()

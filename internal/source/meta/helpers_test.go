@@ -14,6 +14,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
 	"github.com/adsmcp/adsmcp/internal/source/sourcetest"
 )
@@ -102,4 +103,14 @@ func redactedParams(p url.Values) url.Values {
 		c.Set("access_token", "[redacted]")
 	}
 	return c
+}
+
+// compileQuery is the Insights requests' shape of q, as a query's fetch
+// compiles it (live.PlanFor, then the connector's compile).
+func compileQuery(c *Connector, q *query.Query) (*fetchPlan, error) {
+	lp, err := live.PlanFor(q, c.Platform())
+	if err != nil {
+		return nil, err
+	}
+	return c.compile(lp)
 }

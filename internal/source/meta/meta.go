@@ -1,6 +1,7 @@
 // Package meta is the connector to the Meta Marketing API (Insights): it lists
-// the ad accounts a token can read and turns a normalized query into Insights
-// requests, whose rows it hands to the live source's batch. docs/meta.md
+// the ad accounts a token can read and maps the live source's fetch plan onto
+// Insights requests (plan.go; fields.go says how Insights gives each metric),
+// whose rows it hands to the live source's batch. docs/meta.md
 // describes what it fetches, how it pages, retries and falls back to async
 // report runs, and what its errors mean.
 package meta
@@ -96,7 +97,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Connector is the Meta Marketing API connector; it implements live.Connector.
+// Connector is the Meta Marketing API connector; it implements live.PlanConnector.
 type Connector struct {
 	opts   Options
 	base   *url.URL
@@ -106,7 +107,7 @@ type Connector struct {
 	proof  string // appsecret_proof, when an app secret is set
 }
 
-var _ live.Connector = (*Connector)(nil)
+var _ live.PlanConnector = (*Connector)(nil)
 
 var versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+$`)
 

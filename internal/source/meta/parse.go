@@ -72,15 +72,12 @@ type metaField struct {
 	count   bool // a whole non-negative count (else money, in micros)
 }
 
-// metaFields are the Insights fields behind the catalog's metrics, from the
-// catalog (catalog.MetaFetch).
+// metaFields are the Insights fields behind the metrics Meta reports
+// (insightsMetrics).
 var metaFields = func() map[string]metaField {
 	out := map[string]metaField{}
-	for _, f := range catalog.Fields() {
-		if f.Meta == nil {
-			continue
-		}
-		out[f.Meta.Field] = metaField{actions: f.Meta.IsActions(), count: f.Unit == catalog.Count}
+	for _, m := range insightsMetrics {
+		out[m.Field] = metaField{actions: m.isActions(), count: catalog.MustLookup(m.Metric).Unit == catalog.Count}
 	}
 	return out
 }()

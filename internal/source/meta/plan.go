@@ -11,7 +11,7 @@ import (
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
 // level is an Insights level; its order is the object hierarchy.
@@ -26,18 +26,6 @@ const (
 
 func (l level) String() string { return [...]string{"account", "campaign", "adset", "ad"}[l] }
 
-// reachField is the Insights field of reach (the catalog's).
-var reachField = catalog.MustLookup("reach").Meta.Field
-
-// insightsField is the Insights field behind a stored metric, as the catalog
-// says ("" for anything else).
-func insightsField(name string) string {
-	if f, ok := catalog.Lookup(name); ok && f.Storage != nil && f.Meta != nil {
-		return f.Meta.Field
-	}
-	return ""
-}
-
 // filterFields are the dimensions whose filters are also sent to Meta as
 // filtering (IDs only: their matching cannot differ from the warehouse's
 // case-insensitive text matching). Every filter is applied again to the
@@ -48,7 +36,7 @@ var filterFields = map[string]string{
 	"ad_id":       "ad.id",
 }
 
-// fetchPlan is what a query needs from every account.
+// fetchPlan is a live.Plan as Insights requests: what every account is asked.
 type fetchPlan struct {
 	level      level
 	fields     []string // Insights fields, ids and names first
@@ -73,156 +61,127 @@ type metaFilter struct {
 	Value    []string `json:"value"`
 }
 
-// reachPlan says which reach rows the warehouse reads for the query (the same
-// rule as its own reach plan): per account or campaign, per whole period of
-// grain between first and last (period starts).
+// reachPlan is the plan's reach (live.Reach) as Insights requests it: per
+// account or campaign, per whole period of grain between first and last
+// (period starts).
 type reachPlan struct {
 	level       level
 	grain       fit.Grain
 	first, last time.Time
-	// weekly reach needs its own requests (facts are fetched daily).
+	// weekly reach needs its own requests (facts are fetched daily: Insights
+	// has no ISO-week time_increment).
 	separate bool
 }
 
-// planQuery turns a normalized query into the Insights requests' shape.
-func (c *Connector) planQuery(q *query.Query) (*fetchPlan, error) {
-	p := &fetchPlan{start: q.Start, end: q.End}
-	if q.End.Before(q.Start) {
-		return nil, fmt.Errorf("meta: date range %s … %s is reversed", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
+// compile maps a live plan onto the Insights requests' shape.
+func (c *Connector) compile(lp *live.Plan) (*fetchPlan, error) {
+	p := &fetchPlan{start: lp.Start, end: lp.End}
+	if lp.Set.Key != catalog.Delivery {
+		p.set = lp.Set.Key
 	}
-	used := slices.Clone(q.Metrics)
-	for _, f := range q.Filters {
-		if f.Metric && !slices.Contains(used, f.Field) {
-			used = append(used, f.Field)
-		}
+	if err := p.planLevel(lp); err != nil {
+		return nil, err
 	}
-	var metricFieldList []string
-	addMetric := func(name string) {
-		if mf := insightsField(name); mf != "" && !slices.Contains(metricFieldList, mf) {
-			metricFieldList = append(metricFieldList, mf)
-		}
+	if err := c.planBreakdowns(p, lp.Breakdowns); err != nil {
+		return nil, err
 	}
-	for _, m := range used {
-		f, ok := catalog.Lookup(m)
-		if !ok || !f.IsMetric() {
-			return nil, fmt.Errorf("meta: %q is not a catalog metric", m)
-		}
-		switch f.Aggregation {
-		case catalog.Sum:
-			addMetric(m)
-		case catalog.Ratio, catalog.NonAdditive:
-			addMetric(f.Numerator)
-			addMetric(f.Denominator)
-		}
-	}
-	if len(metricFieldList) == 0 {
-		// Rows must exist for the groups to exist, even when only reach is asked.
-		metricFieldList = append(metricFieldList, "impressions")
-	}
-
-	objective := false
-	useDim := func(name string) error {
-		f, ok := catalog.Lookup(name)
-		if !ok || f.IsMetric() {
-			return fmt.Errorf("meta: %q is not a catalog dimension", name)
-		}
-		switch f.Level {
-		case catalog.LevelCampaign:
-			p.level = max(p.level, levelCampaign)
-		case catalog.LevelAdSet:
-			p.level = max(p.level, levelAdSet)
-		case catalog.LevelAd:
-			p.level = max(p.level, levelAd)
-		case catalog.LevelBreakdown:
-			bs, ok := c.metaBreakdowns(name)
-			if !ok {
-				return fmt.Errorf("meta: no Meta breakdown for %s", name)
-			}
-			for _, b := range bs {
-				if !slices.Contains(p.breakdowns, b) {
-					p.breakdowns = append(p.breakdowns, b)
-				}
-			}
-		}
-		switch name {
-		case "campaign_objective":
-			objective = true
-		case "campaign_status":
-			p.campaignStatus = true
-		}
-		return nil
-	}
-	for _, d := range q.Dimensions {
-		if err := useDim(d); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range q.Filters {
-		if f.Metric {
-			continue
-		}
-		if err := useDim(f.Field); err != nil {
-			return nil, err
-		}
+	for _, f := range lp.Filters {
 		if mf := metaFilterOf(f); mf != nil {
 			p.filtering = append(p.filtering, *mf)
 		}
 	}
-
-	slices.SortStableFunc(p.breakdowns, func(a, b string) int {
-		return slices.Index(breakdownOrder, a) - slices.Index(breakdownOrder, b)
-	})
-	set, ok := q.BreakdownSet(catalog.MetaAds)
-	if !ok {
-		return nil, fmt.Errorf("meta: no breakdown set of Meta holds %s together; on Meta these go together: %s",
-			strings.Join(q.Breakdowns(), ", "), catalog.SetLabels(catalog.MetaAds))
-	}
-	if set.Key != catalog.Delivery {
-		p.set = set.Key
-	}
-	if p.set == conversionActionSet {
-		// Conversion actions are read per campaign whatever the query's level:
-		// the set's rows are per campaign, and the default actions' rows equal
-		// the campaigns' conversions (an account-level report would also count
-		// what no campaign holds).
-		p.level = max(p.level, levelCampaign)
-	}
-	if err := p.planWindows(attributionWindow(q)); err != nil {
+	p.campaignStatus = lp.Uses("campaign_status")
+	if err := p.planWindows(attributionWindow(lp)); err != nil {
 		return nil, err
 	}
-
-	if p.level >= levelCampaign {
-		p.fields = append(p.fields, "campaign_id", "campaign_name")
-	}
-	if p.level >= levelAdSet {
-		p.fields = append(p.fields, "adset_id", "adset_name")
-	}
-	if p.level >= levelAd {
-		p.fields = append(p.fields, "ad_id", "ad_name")
-	}
-	if objective {
-		p.fields = append(p.fields, "objective")
-	}
-	p.fields = append(p.fields, metricFieldList...)
-
-	switch q.Grain {
+	switch lp.Grain {
 	case fit.Daily, fit.Weekly:
 		// Weekly: daily rows, which the warehouse rolls up into ISO weeks exactly.
 		p.increment = "1"
-	case fit.Monthly, fit.Quarterly:
-		// Quarterly: monthly rows, which the warehouse rolls up into quarters exactly.
+	case fit.Monthly:
+		// Quarterly queries are planned as monthly rows, which the warehouse
+		// rolls up into quarters exactly.
 		p.increment = "monthly"
 	case fit.Total:
 		p.increment = "all_days"
 	default:
-		return nil, fmt.Errorf("meta: unknown grain %q", q.Grain)
+		return nil, fmt.Errorf("meta: unknown grain %q", lp.Grain)
 	}
-
-	p.reach = planReach(q, used)
+	if r := lp.Reach; r != nil {
+		p.reach = &reachPlan{level: levelAccount, grain: r.Grain, first: r.First, last: r.Last, separate: lp.Grain == fit.Weekly}
+		if r.Level == catalog.LevelCampaign {
+			p.reach.level = levelCampaign
+		}
+	}
+	metrics := fieldsOf(lp.Measures)
+	if len(metrics) == 0 {
+		// Rows must exist for the groups to exist.
+		metrics = []string{mustInsightsField("impressions")}
+	}
+	p.fields = append(p.objectFields(lp.Uses("campaign_objective")), metrics...)
 	if p.reach != nil && !p.reach.separate {
 		p.fields = append(p.fields, reachField)
 	}
 	return p, nil
+}
+
+// planLevel sets the Insights level. The conversion_action set is read per
+// campaign whatever the query's level (lp.Level): its rows are made from
+// each campaign's actions, and only rows with a campaign are staged. The
+// other per-campaign sets (age and gender, placement) are read at the level
+// the query names (lp.ObjectLevel): level=account also counts deleted
+// campaigns, which level=campaign leaves out (docs/meta.md, "Deleted
+// objects"), and its report is a fraction of the rows.
+func (p *fetchPlan) planLevel(lp *live.Plan) error {
+	l := lp.ObjectLevel
+	if p.set == "" || p.set == conversionActionSet {
+		l = lp.Level
+	}
+	if l < catalog.LevelAccount || l > catalog.LevelAd {
+		return fmt.Errorf("meta: no Insights level for object level %d", l)
+	}
+	// catalog.LevelAccount … LevelAd are in the order of Insights' levels.
+	p.level = levelAccount + level(l-catalog.LevelAccount)
+	return nil
+}
+
+// planBreakdowns sets the Meta breakdowns of the plan's breakdown
+// dimensions, in the order Meta documents them.
+func (c *Connector) planBreakdowns(p *fetchPlan, dims []string) error {
+	for _, name := range dims {
+		bs, ok := c.metaBreakdowns(name)
+		if !ok {
+			return fmt.Errorf("meta: no Meta breakdown for %s", name)
+		}
+		for _, b := range bs {
+			if !slices.Contains(p.breakdowns, b) {
+				p.breakdowns = append(p.breakdowns, b)
+			}
+		}
+	}
+	slices.SortStableFunc(p.breakdowns, func(a, b string) int {
+		return slices.Index(breakdownOrder, a) - slices.Index(breakdownOrder, b)
+	})
+	return nil
+}
+
+// objectFields are the ids and names of the plan's level and those above
+// it, and the campaign's objective when asked.
+func (p *fetchPlan) objectFields(objective bool) []string {
+	var out []string
+	if p.level >= levelCampaign {
+		out = append(out, "campaign_id", "campaign_name")
+	}
+	if p.level >= levelAdSet {
+		out = append(out, "adset_id", "adset_name")
+	}
+	if p.level >= levelAd {
+		out = append(out, "ad_id", "ad_name")
+	}
+	if objective {
+		out = append(out, "objective")
+	}
+	return out
 }
 
 // metaFilterOf is the Meta filtering of an ID filter, or nil.
@@ -249,21 +208,6 @@ func metaFilterOf(f query.Filter) *metaFilter {
 		mf.Value = append(mf.Value, s)
 	}
 	return mf
-}
-
-// planReach asks the warehouse which stored reach values its SQL reads for q
-// (duckdb.ReachNeeded), so that exactly those are fetched; nil when none.
-func planReach(q *query.Query, used []string) *reachPlan {
-	need := duckdb.ReachNeeded(q, used)
-	if need == nil {
-		return nil
-	}
-	rp := &reachPlan{level: levelAccount, grain: need.Grain, first: need.First, last: need.Last,
-		separate: q.Grain == fit.Weekly}
-	if need.Level == "campaign" {
-		rp.level = levelCampaign
-	}
-	return rp
 }
 
 // accepts returns the period a row's reach is for, when the row covers

@@ -282,7 +282,7 @@ func TestScenarioSlowDeadline(t *testing.T) {
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel2()
 	start = time.Now()
-	err = f.conn.Fetch(ctx2, q, q.Accounts, live.NewBatch())
+	err = live.Fetch(ctx2, f.conn, q, q.Accounts, live.NewBatch())
 	if d := time.Since(start); d > 900*time.Millisecond || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Fetch: %v after %v", err, d)
 	}
@@ -388,7 +388,7 @@ func TestUnknownAccount(t *testing.T) {
 	f := newFixture(t, nil)
 	q := normalize(t, f.accounts(t), scenarioQuery)
 	missing := ads.Account{AccountID: "act_999", Platform: "meta_ads", AccountName: "Gone", Currency: "USD", Timezone: "UTC"}
-	err := f.conn.Fetch(context.Background(), q, []ads.Account{missing}, live.NewBatch())
+	err := live.Fetch(context.Background(), f.conn, q, []ads.Account{missing}, live.NewBatch())
 	ae := failedAccounts(t, err)
 	if ae.Kind() != source.PermissionDenied || ae.Failed[0].AccountID != "act_999" || !strings.Contains(ae.Failed[0].Cause, "100/33") {
 		t.Errorf("err = %v", err)

@@ -29,7 +29,7 @@ func (f *fixture) fetchOne(t *testing.T, raw string) []metatest.Request {
 	t.Helper()
 	q := normalize(t, f.srv.Accounts(), raw)
 	f.srv.ClearRequests()
-	if err := f.conn.Fetch(context.Background(), q, q.Accounts, live.NewBatch()); err != nil {
+	if err := live.Fetch(context.Background(), f.conn, q, q.Accounts, live.NewBatch()); err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return f.srv.Requests()
@@ -129,7 +129,7 @@ func TestRequestShapeOptions(t *testing.T) {
 	}
 	q := normalize(t, srv.Accounts(), `{"metrics":["spend"],"dimensions":["device"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
 	b := live.NewBatch()
-	if err := conn.Fetch(context.Background(), q, q.Accounts, b); err != nil {
+	if err := live.Fetch(context.Background(), conn, q, q.Accounts, b); err != nil {
 		t.Fatal(err) // the fake checks appsecret_proof
 	}
 	r := srv.Requests()[0]
@@ -158,7 +158,7 @@ func TestPagingStaysOnTheAPIHost(t *testing.T) {
 	defer api.Close()
 	conn, _ := New(Options{BaseURL: api.URL, AccessToken: "tok-123456", RequestsPerSecond: 1000})
 	q := normalize(t, metatest.New(t).Accounts(), `{"metrics":["spend"],"account_ids":["`+lumenUS+`"],"date_range":{"start":"2026-03-01","end":"2026-03-01"}}`)
-	err := conn.Fetch(context.Background(), q, q.Accounts, live.NewBatch())
+	err := live.Fetch(context.Background(), conn, q, q.Accounts, live.NewBatch())
 	if err == nil || !strings.Contains(err.Error(), "refusing to follow") || elsewhere.Load() != 0 {
 		t.Errorf("err = %v, requests elsewhere = %d", err, elsewhere.Load())
 	}
@@ -184,7 +184,7 @@ func TestSecretsNeverEchoed(t *testing.T) {
 			t.Fatalf("%s: want an error", base)
 		}
 		q := normalize(t, metatest.New(t).Accounts(), `{"metrics":["spend"],"account_ids":["`+lumenUS+`"],"date_preset":"last_7d"}`)
-		ferr := conn.Fetch(context.Background(), q, q.Accounts, live.NewBatch())
+		ferr := live.Fetch(context.Background(), conn, q, q.Accounts, live.NewBatch())
 		if base == echo.URL && !strings.Contains(err.Error(), "Malformed access token [redacted]") {
 			t.Errorf("the echoed token is not redacted: %v", err)
 		}
@@ -250,6 +250,10 @@ func day(s string) time.Time {
 
 func TestReachPlanMirrorsTheWarehouse(t *testing.T) {
 	accounts := metatest.New(t).Accounts()
+	conn, err := New(Options{AccessToken: "tok-123456"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		raw         string
 		level       string
@@ -266,14 +270,11 @@ func TestReachPlanMirrorsTheWarehouse(t *testing.T) {
 		{`{"metrics":["spend"],"dimensions":["account_name"],"platforms":["meta_ads"],"filters":[{"field":"reach","operator":"GREATER_THAN","value":5}],"time_granularity":"daily","date_preset":"last_7d"}`, "account", "daily", "2026-03-08", "2026-03-14"},
 	} {
 		q := normalize(t, accounts, tc.raw)
-		var used []string
-		used = append(used, q.Metrics...)
-		for _, f := range q.Filters {
-			if f.Metric {
-				used = append(used, f.Field)
-			}
+		p, err := compileQuery(conn, q)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.raw, err)
 		}
-		rp := planReach(q, used)
+		rp := p.reach
 		switch {
 		case tc.level == "" && rp != nil:
 			t.Errorf("%s: reach planned, the warehouse has none", tc.raw)
@@ -304,7 +305,7 @@ func TestMalformedResponses(t *testing.T) {
 		api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) }))
 		conn, _ := New(Options{BaseURL: api.URL, AccessToken: "tok-123456", RequestsPerSecond: 1000})
 		b := live.NewBatch()
-		err := conn.Fetch(context.Background(), q, q.Accounts, b)
+		err := live.Fetch(context.Background(), conn, q, q.Accounts, b)
 		api.Close()
 		var ae *source.AccountsError
 		if !errors.As(err, &ae) || ae.Kind() != source.Unavailable || !strings.Contains(err.Error(), "unexpected Meta response") {

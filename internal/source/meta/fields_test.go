@@ -1,0 +1,102 @@
+package meta
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/catalog"
+)
+
+// TestInsightsMetricsComplete: every stored catalog metric Meta reports (the
+// measures and reach) has exactly one entry saying how Insights gives it, and
+// no metric Meta does not report, nor any computed one, has an entry.
+func TestInsightsMetricsComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range insightsMetrics {
+		f, ok := catalog.Lookup(m.Metric)
+		switch {
+		case !ok || !f.IsMetric():
+			t.Errorf("%s: not a catalog metric", m.Metric)
+		case f.Storage == nil && f.Distinct == "":
+			t.Errorf("%s: not stored (computed from its parts), yet mapped to %s", m.Metric, m.Field)
+		case !f.HasPlatform(catalog.MetaAds):
+			t.Errorf("%s: Meta does not report it, yet mapped to %s", m.Metric, m.Field)
+		case seen[m.Metric]:
+			t.Errorf("%s: mapped twice", m.Metric)
+		case m.Field == "" || m.Action != "" && m.Conversions:
+			t.Errorf("%s: %+v says no single way to read it", m.Metric, m)
+		}
+		seen[m.Metric] = true
+	}
+	stored := catalog.Measures()
+	stored = append(stored, catalog.MustLookup("reach"))
+	for _, f := range stored {
+		if f.HasPlatform(catalog.MetaAds) && !seen[f.Name] {
+			t.Errorf("%s: Meta reports it, but insightsMetrics does not say how", f.Name)
+		}
+	}
+	for m, im := range measureMetrics {
+		if f := catalog.MeasureField(catalog.Measure(m)); (im != nil) != f.HasPlatform(catalog.MetaAds) {
+			t.Errorf("measure %s: entry %v", f.Name, im)
+		}
+	}
+}
+
+// TestFieldsDocMetaColumn: docs/fields.md's "Meta Ads API" column says, for
+// every metric, what insightsMetrics requests ("–" for none).
+func TestFieldsDocMetaColumn(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/fields.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, rows := -1, 0
+	for line := range strings.SplitSeq(string(doc), "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		if !strings.HasPrefix(line, "|") {
+			col = -1 // the end of a table
+			continue
+		}
+		if cells[0] == "metric" {
+			for i, c := range cells {
+				if c == "Meta Ads API" {
+					col = i
+				}
+			}
+			continue
+		}
+		if col < 0 || len(cells) <= col || !strings.HasPrefix(cells[0], "`") {
+			continue
+		}
+		name := strings.Trim(cells[0], "`")
+		if f, ok := catalog.Lookup(name); !ok || !f.IsMetric() {
+			t.Errorf("docs/fields.md: %s in the metrics table is not a catalog metric", name)
+			continue
+		}
+		rows++
+		want := "–"
+		if m, ok := insightsMetricOf(name); ok {
+			want = docOf(m)
+		}
+		if cells[col] != want {
+			t.Errorf("docs/fields.md, %s: Meta Ads API %q, want %q", name, cells[col], want)
+		}
+	}
+	if rows == 0 {
+		t.Fatal("no metric rows with a Meta Ads API column in docs/fields.md")
+	}
+}
+
+// docOf is how docs/fields.md writes an entry.
+func docOf(m insightsMetric) string {
+	switch {
+	case m.Conversions:
+		return "`" + m.Field + "` of the configured conversion action types"
+	case m.Action != "":
+		return "`" + m.Field + "` action `" + m.Action + "`"
+	}
+	return "`" + m.Field + "`"
+}
