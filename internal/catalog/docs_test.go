@@ -20,14 +20,14 @@ const (
 // gives it, from the catalog.
 func fieldTables() string {
 	var b strings.Builder
-	b.WriteString("| metric | aggregation | unit | stored as | Meta Ads API | Google Ads API | TikTok API | Meta Ads export | Google Ads export | TikTok Ads export | not reported by |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| metric | aggregation | unit | stored as | Meta Ads export | Google Ads export | TikTok Ads export | not reported by |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, f := range Fields() {
 		if !f.IsMetric() {
 			continue
 		}
 		b.WriteString("| `" + f.Name + "` | " + aggregationOf(f) + " | " + string(f.Unit) + " | " + storedAs(f) + " | " +
-			metaOf(f) + " | " + googleOf(f) + " | " + tiktokOf(f) + " | " + exportOf(f, ExportMeta) + " | " + exportOf(f, ExportGoogle) + " | " +
+			exportOf(f, ExportMeta) + " | " + exportOf(f, ExportGoogle) + " | " +
 			exportOf(f, ExportTikTok) + " | " + notReported(f) + " |\n")
 	}
 	b.WriteString("\nBreakdown sets (`internal/catalog/breakdowns.go`): the breakdowns each platform reports together. A query reads\n")
@@ -63,13 +63,6 @@ func platformNames() []string {
 	return out
 }
 
-func tiktokOf(f Field) string {
-	if f.TikTok == nil {
-		return "–"
-	}
-	return "`" + f.TikTok.Field + "`"
-}
-
 func aggregationOf(f Field) string {
 	switch {
 	case f.Aggregation == Ratio:
@@ -94,26 +87,6 @@ func storedAs(f Field) string {
 		return "`reach." + f.Distinct + "` per object and grain"
 	}
 	return "computed"
-}
-
-func metaOf(f Field) string {
-	switch m := f.Meta; {
-	case m == nil:
-		return "–"
-	case m.Conversions:
-		return "`" + m.Field + "` of the configured conversion action types"
-	case m.Action != "":
-		return "`" + m.Field + "` action `" + m.Action + "`"
-	default:
-		return "`" + m.Field + "`"
-	}
-}
-
-func googleOf(f Field) string {
-	if f.Google == nil {
-		return "–"
-	}
-	return "`" + f.Google.Field + "`"
 }
 
 func exportOf(f Field, platform string) string {

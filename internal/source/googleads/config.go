@@ -11,7 +11,8 @@ import (
 
 // Plugin is the Google Ads API as a source: sources.google_ads in the
 // configuration file (docs/googleads.md).
-var Plugin = registry.Plugin{Name: "google_ads", NewSection: func() registry.Section { return new(Config) }}
+var Plugin = registry.Plugin{Name: "google_ads", NewSection: func() registry.Section { return new(Config) },
+	Platform: Platform, MetricField: metricFieldDoc}
 
 // Config is sources.google_ads: the connector's settings as the file writes
 // them. Zero values keep New's defaults.

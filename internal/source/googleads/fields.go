@@ -57,3 +57,12 @@ func jsonKey(field string) string {
 	}
 	return strings.Join(words, "")
 }
+
+// metricFieldDoc is how docs/fields.md writes the GAQL field of metric name
+// (registry.Plugin.MetricField).
+func metricFieldDoc(name string) string {
+	if mf, ok := metricFields[name]; ok {
+		return "`" + mf.field + "`"
+	}
+	return ""
+}

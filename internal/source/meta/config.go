@@ -12,7 +12,8 @@ import (
 
 // Plugin is the Meta Marketing API as a source: sources.meta in the
 // configuration file (docs/meta.md).
-var Plugin = registry.Plugin{Name: "meta", NewSection: func() registry.Section { return new(Config) }}
+var Plugin = registry.Plugin{Name: "meta", NewSection: func() registry.Section { return new(Config) },
+	Platform: catalog.MetaAds, MetricField: metricFieldDoc}
 
 // Config is sources.meta: the connector's settings as the file writes them.
 // Zero values keep New's defaults.

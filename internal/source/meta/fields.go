@@ -97,3 +97,18 @@ func fieldsOf(measures []string) []string {
 	}
 	return out
 }
+
+// metricFieldDoc is how docs/fields.md writes the Insights field of metric
+// name (registry.Plugin.MetricField).
+func metricFieldDoc(name string) string {
+	m, ok := insightsMetricOf(name)
+	switch {
+	case !ok:
+		return ""
+	case m.Conversions:
+		return "`" + m.Field + "` of the configured conversion action types"
+	case m.Action != "":
+		return "`" + m.Field + "` action `" + m.Action + "`"
+	}
+	return "`" + m.Field + "`"
+}

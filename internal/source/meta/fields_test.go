@@ -1,8 +1,6 @@
 package meta
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
@@ -40,53 +38,6 @@ func TestInsightsMetricsComplete(t *testing.T) {
 		if f := catalog.MeasureField(catalog.Measure(m)); (im != nil) != f.HasPlatform(catalog.MetaAds) {
 			t.Errorf("measure %s: entry %v", f.Name, im)
 		}
-	}
-}
-
-// TestFieldsDocMetaColumn: docs/fields.md's "Meta Ads API" column says, for
-// every metric, what insightsMetrics requests ("–" for none).
-func TestFieldsDocMetaColumn(t *testing.T) {
-	doc, err := os.ReadFile("../../../docs/fields.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	col, rows := -1, 0
-	for line := range strings.SplitSeq(string(doc), "\n") {
-		cells := strings.Split(strings.Trim(line, "|"), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		if !strings.HasPrefix(line, "|") {
-			col = -1 // the end of a table
-			continue
-		}
-		if cells[0] == "metric" {
-			for i, c := range cells {
-				if c == "Meta Ads API" {
-					col = i
-				}
-			}
-			continue
-		}
-		if col < 0 || len(cells) <= col || !strings.HasPrefix(cells[0], "`") {
-			continue
-		}
-		name := strings.Trim(cells[0], "`")
-		if f, ok := catalog.Lookup(name); !ok || !f.IsMetric() {
-			t.Errorf("docs/fields.md: %s in the metrics table is not a catalog metric", name)
-			continue
-		}
-		rows++
-		want := "–"
-		if m, ok := insightsMetricOf(name); ok {
-			want = docOf(m)
-		}
-		if cells[col] != want {
-			t.Errorf("docs/fields.md, %s: Meta Ads API %q, want %q", name, cells[col], want)
-		}
-	}
-	if rows == 0 {
-		t.Fatal("no metric rows with a Meta Ads API column in docs/fields.md")
 	}
 }
 

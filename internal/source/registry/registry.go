@@ -32,6 +32,14 @@ type Plugin struct {
 	// Target, when set, lets `adsmcp import` and `adsmcp demo` write the
 	// warehouse named by a --target URL.
 	Target *Target
+	// Platform is the catalog platform a live source answers (catalog.MetaAds,
+	// …); empty for a warehouse.
+	Platform string
+	// MetricField, for a live source, says how its API gives a stored
+	// catalog metric, as docs/fields.md writes it ("`metrics.cost_micros`"),
+	// "" where the platform does not report it. The connector's own table
+	// is the one place of the mapping; the docs are generated from it.
+	MetricField func(metric string) string
 }
 
 // Section is one plug-in's settings as read from the file.

@@ -12,7 +12,8 @@ import (
 
 // Plugin is the TikTok API for Business as a source: sources.tiktok in the
 // configuration file (docs/tiktok.md).
-var Plugin = registry.Plugin{Name: "tiktok", NewSection: func() registry.Section { return new(Config) }}
+var Plugin = registry.Plugin{Name: "tiktok", NewSection: func() registry.Section { return new(Config) },
+	Platform: catalog.TikTokAds, MetricField: metricFieldDoc}
 
 // Config is sources.tiktok: the connector's settings as the file writes them.
 // Zero values keep New's defaults.

@@ -33,3 +33,12 @@ var measureFields = func() (out [catalog.NumMeasures]string) {
 
 // reachField is the report metric of reach.
 var reachField = metricFields["reach"]
+
+// metricFieldDoc is how docs/fields.md writes the report metric of metric
+// name (registry.Plugin.MetricField).
+func metricFieldDoc(name string) string {
+	if f, ok := metricFields[name]; ok {
+		return "`" + f + "`"
+	}
+	return ""
+}

@@ -112,10 +112,8 @@ func checkDocTable(t *testing.T, doc, header, col, none string) {
 	}
 }
 
-// TestFieldsDocsAreTheTable: the metric tables users read — docs/fields.md's
-// "TikTok API" column and docs/tiktok.md's field mapping — say what
+// TestFieldsDocsAreTheTable: docs/tiktok.md's field mapping says what
 // metricFields fetches.
 func TestFieldsDocsAreTheTable(t *testing.T) {
-	checkDocTable(t, "../../../docs/fields.md", "| metric | aggregation |", "TikTok API", "–")
 	checkDocTable(t, "../../../docs/tiktok.md", "| Our field | TikTok |", "TikTok", "—")
 }
