@@ -119,7 +119,7 @@ func (o Options) GoString() string { return o.String() }
 // LogValue keeps secrets out of structured logs.
 func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
-// Connector is the Google Ads API as a live.PlanConnector.
+// Connector is the Google Ads API as a live.Connector.
 type Connector struct {
 	base, version  string
 	developerToken string
@@ -135,7 +135,7 @@ type Connector struct {
 	geo   map[string]string // country criterion IDs looked up → ISO code
 }
 
-var _ live.PlanConnector = (*Connector)(nil)
+var _ live.Connector = (*Connector)(nil)
 
 // New returns a connector; it makes no request until used.
 func New(opts Options) (*Connector, error) {

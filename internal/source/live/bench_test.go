@@ -37,7 +37,7 @@ func BenchmarkStaging(b *testing.B) {
 		})
 		b.Run(c.name+"/fetch-only", func(b *testing.B) {
 			for b.Loop() {
-				if err := m.Fetch(context.Background(), q, q.Accounts, NewBatch()); err != nil {
+				if err := Fetch(context.Background(), m, q, q.Accounts, NewBatch()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -24,28 +24,6 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
-// Connector is one ad platform's API, as adsmcp needs it: a PlanConnector
-// (it maps the live source's Plan onto its API) or a QueryConnector (it
-// fetches for a query itself).
-type Connector interface {
-	// Platform is the catalog's platform name: meta_ads, google_ads, tiktok_ads.
-	Platform() string
-	// Accounts lists the accounts the credentials can read.
-	Accounts(ctx context.Context) ([]ads.Account, error)
-}
-
-// QueryConnector is a connector that plans and runs its own fetch for a query.
-type QueryConnector interface {
-	Connector
-	// Fetch adds to b every row q needs for accounts (all on this platform):
-	// facts at the finest grain the query needs (see Batch), the names of
-	// campaigns, ad sets and ads, and reach where q asks for it. Requests count
-	// themselves with source.CountCall(ctx). An account that cannot be read is
-	// an *source.AccountError (or several in a *source.AccountsError); Fetch
-	// works within ctx's deadline.
-	Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error
-}
-
 // Source answers queries over its connectors' accounts.
 type Source struct {
 	connectors []Connector
@@ -244,53 +222,41 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 }
 
 // Fetch has c add to b the rows q needs from accounts (all on c's
-// platform), as a query's fetch does: planned here (PlanFor) for a
-// PlanConnector, by the connector for a QueryConnector. Failures as
-// fetchAccounts says. Connectors' tests call it.
+// platform), as a query's fetch does: the plan (PlanFor), compiled by the
+// connector, run on the worker pool. Failures as fetchAccounts says.
+// Connectors' tests call it.
 func Fetch(ctx context.Context, c Connector, q *query.Query, accounts []ads.Account, b *Batch) error {
-	switch c := c.(type) {
-	case PlanConnector:
-		p, err := PlanFor(q, c.Platform())
-		if err != nil {
-			return err
-		}
-		fetch, err := c.Compile(p)
-		if err != nil || fetch == nil {
-			return err
-		}
-		return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
-	case QueryConnector:
-		return c.Fetch(ctx, q, accounts, b)
+	p, err := PlanFor(q, c.Platform())
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("the %s connector cannot fetch rows", c.Platform())
+	fetch, err := c.Compile(p)
+	if err != nil || fetch == nil {
+		return err
+	}
+	return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
 }
 
 // reachFetch is the fetch of the reach alone q reads from accounts into b;
-// false when c cannot fetch reach alone.
+// false when c fetches no reach (its platform has none).
 func reachFetch(c Connector, q *query.Query, accounts []ads.Account, b *Batch) (func(context.Context) error, bool) {
-	switch c := c.(type) {
-	case PlanConnector:
-		p, err := reachOnly(q, c.Platform())
-		if err != nil {
-			return func(context.Context) error { return err }, true
-		}
-		if p == nil {
-			return func(context.Context) error { return nil }, true
-		}
-		fetch, err := c.Compile(p)
-		if err != nil {
-			return func(context.Context) error { return err }, true
-		}
-		if fetch == nil {
-			return nil, false
-		}
-		return func(ctx context.Context) error {
-			return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
-		}, true
-	case ReachFetcher:
-		return func(ctx context.Context) error { return c.FetchReach(ctx, q, accounts, b) }, true
+	p, err := reachOnly(q, c.Platform())
+	if err != nil {
+		return func(context.Context) error { return err }, true
 	}
-	return nil, false
+	if p == nil {
+		return func(context.Context) error { return nil }, true
+	}
+	fetch, err := c.Compile(p)
+	if err != nil {
+		return func(context.Context) error { return err }, true
+	}
+	if fetch == nil {
+		return nil, false
+	}
+	return func(ctx context.Context) error {
+		return fetchAccounts(ctx, c.Platform(), c.Workers(), fetch, accounts, b)
+	}, true
 }
 
 // FetchReach has c add to b only the reach q reads from accounts, as a

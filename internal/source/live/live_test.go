@@ -12,10 +12,10 @@ import (
 
 	"github.com/adsmcp/adsmcp/fit"
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
-	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -78,13 +78,27 @@ func (f *fakeConnector) Accounts(context.Context) ([]ads.Account, error) {
 	return out, nil
 }
 
-func (f *fakeConnector) Fetch(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error {
-	var failed []*source.AccountError
-	for _, a := range accounts {
+func (f *fakeConnector) Workers() int { return 2 }
+
+// Compile fetches from the dataset what p asks, counting one call per
+// account: names and facts in p's range (at the data's daily grain), and
+// exactly the reach p reads; with ReachOnly, the reach alone.
+func (f *fakeConnector) Compile(p *Plan) (AccountFetch, error) {
+	return func(ctx context.Context, a ads.Account, b *Batch) error {
 		source.CountCall(ctx)
 		if e := f.fail[a.AccountID]; e != nil {
-			failed = append(failed, e)
-			continue
+			return e
+		}
+		if r := p.Reach; r != nil {
+			level := map[catalog.Level]string{catalog.LevelAccount: "account", catalog.LevelCampaign: "campaign"}[r.Level]
+			for _, x := range f.data.reach {
+				if x.AccountID == a.AccountID && x.Level == level && x.Grain == string(r.Grain) && !x.PeriodStart.Before(r.First) && !x.PeriodStart.After(r.Last) {
+					b.Reach(x)
+				}
+			}
+		}
+		if p.ReachOnly {
+			return nil
 		}
 		for _, c := range f.data.campaigns {
 			if c.AccountID == a.AccountID {
@@ -102,38 +116,12 @@ func (f *fakeConnector) Fetch(ctx context.Context, q *query.Query, accounts []ad
 			}
 		}
 		for _, x := range f.data.facts {
-			if x.AccountID == a.AccountID && !x.Date.Before(q.Start) && !x.Date.After(q.End) {
+			if x.AccountID == a.AccountID && !x.Date.Before(p.Start) && !x.Date.After(p.End) {
 				b.Facts(x)
 			}
 		}
-		for _, r := range f.data.reach {
-			if r.AccountID == a.AccountID && r.Grain == string(q.Grain) && !r.PeriodStart.Before(q.Start.AddDate(0, -1, 0)) && !r.PeriodStart.After(q.End) {
-				b.Reach(r)
-			}
-		}
-	}
-	if len(failed) > 0 {
-		return &source.AccountsError{Failed: failed}
-	}
-	return nil
-}
-
-// FetchReach adds the reach rows q reads (live.ReachFetcher), counting one
-// call per account.
-func (f *fakeConnector) FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error {
-	need := duckdb.ReachNeeded(q, usedMetrics(q))
-	for _, a := range accounts {
-		source.CountCall(ctx)
-		if e := f.fail[a.AccountID]; e != nil {
-			return &source.AccountsError{Failed: []*source.AccountError{e}}
-		}
-		for _, r := range f.data.reach {
-			if need != nil && r.AccountID == a.AccountID && r.Level == need.Level && r.Grain == string(need.Grain) && !r.PeriodStart.Before(need.First) && !r.PeriodStart.After(need.Last) {
-				b.Reach(r)
-			}
-		}
-	}
-	return nil
+		return nil
+	}, nil
 }
 
 func connectors(t testing.TB) (*fakeConnector, *fakeConnector, *fakeConnector) {

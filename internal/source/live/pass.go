@@ -1,36 +1,25 @@
 package live
 
 import (
-	"context"
 	"slices"
 
 	"github.com/adsmcp/adsmcp/fit"
-	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 )
 
-// ReachFetcher is a connector that can fetch reach alone. Reach is never
-// summed, so an answer coarsened to a weekly, monthly or total grain needs the
-// reach the platform computed for those periods: within a tool call the live
-// source asks for it in the same pass as the rows, in parallel, and the
-// pipeline's re-query at a coarser grain then makes no request. A connector
-// without it, on a platform that reports reach, has that re-query fetch again.
-type ReachFetcher interface {
-	// FetchReach adds to b only the reach rows q needs from accounts (see
-	// Batch): no facts and no names, which Fetch of the same pass adds.
-	// Requests and errors as for Connector.Fetch.
-	FetchReach(ctx context.Context, q *query.Query, accounts []ads.Account, b *Batch) error
-}
-
-// pass is what one fetch asks the connectors for.
+// pass is what one fetch asks the connectors for. Reach is never summed, so
+// an answer coarsened to a weekly, monthly or total grain needs the reach the
+// platform computed for those periods: within a tool call the pass asks for
+// it beside the rows, in parallel, and the pipeline's re-query at a coarser
+// grain then makes no request.
 type pass struct {
-	// facts is the query Connector.Fetch is asked: facts at its grain, names,
-	// and the reach it reads.
+	// facts is the query whose plan the connectors fetch: facts at its
+	// grain, names, and the reach it reads.
 	facts *query.Query
-	// reach are the further queries whose reach alone ReachFetcher.FetchReach
-	// is asked, each with the reach it reads.
+	// reach are the further queries whose reach alone is fetched (a plan
+	// with ReachOnly), each with the reach it reads.
 	reach []reachStep
 }
 

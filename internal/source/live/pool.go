@@ -10,11 +10,13 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source"
 )
 
-// PlanConnector is a connector that only maps a Plan onto its platform's API:
-// the live source computes the plan, runs the accounts on a worker pool of
-// the connector's size, keeps each account's rows apart until the account
-// has answered completely, and collects the failures.
-type PlanConnector interface {
+// Connector is one ad platform's API, as adsmcp needs it. It only maps a
+// Plan onto its platform's API: the live source computes the plan, runs the
+// accounts on a worker pool of the connector's size, keeps each account's
+// rows apart until the account has answered completely, and collects the
+// failures. A new platform is a connector package, its fake, a line in
+// plugins.go and a row in the catalog's platform table (docs/developing.md).
+type Connector interface {
 	// Platform is the catalog's platform name: meta_ads, google_ads, tiktok_ads.
 	Platform() string
 	// Accounts lists the accounts the credentials can read.

@@ -24,7 +24,7 @@ const campaignStatuses = `["ACTIVE","PAUSED","ARCHIVED","IN_PROCESS","WITH_ISSUE
 
 const campaignFields = "id,name,objective,effective_status,start_time,stop_time"
 
-// Compile maps p onto Insights requests (live.PlanConnector): one report
+// Compile maps p onto Insights requests (live.Connector): one report
 // per account, plus the campaign list and reach requests when p needs them;
 // for p.ReachOnly, the reach requests alone. A window Meta cannot report with
 // p's breakdowns is a *query.Error, before any request.

@@ -97,7 +97,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Connector is the Meta Marketing API connector; it implements live.PlanConnector.
+// Connector is the Meta Marketing API connector; it implements live.Connector.
 type Connector struct {
 	opts   Options
 	base   *url.URL
@@ -107,7 +107,7 @@ type Connector struct {
 	proof  string // appsecret_proof, when an app secret is set
 }
 
-var _ live.PlanConnector = (*Connector)(nil)
+var _ live.Connector = (*Connector)(nil)
 
 var versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+$`)
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Compile maps the live source's plan onto TikTok's requests
-// (live.PlanConnector): per advertiser, one integrated report per span of the
+// (live.Connector): per advertiser, one integrated report per span of the
 // range and per set of at most 100 filtered IDs, each read to its last page;
 // /campaign/get/ for campaign_status; and the reach the warehouse reads, one
 // report per period. A shape TikTok cannot report is an error; a plan of

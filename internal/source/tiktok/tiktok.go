@@ -86,7 +86,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Connector is the TikTok API for Business connector: a live.PlanConnector,
+// Connector is the TikTok API for Business connector: a live.Connector,
 // mapping the live source's plan onto integrated reports.
 type Connector struct {
 	opts   Options
@@ -96,7 +96,7 @@ type Connector struct {
 	log    *slog.Logger
 }
 
-var _ live.PlanConnector = (*Connector)(nil)
+var _ live.Connector = (*Connector)(nil)
 
 var (
 	versionRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+$`)
