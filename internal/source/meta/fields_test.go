@@ -40,14 +40,3 @@ func TestInsightsMetricsComplete(t *testing.T) {
 		}
 	}
 }
-
-// docOf is how docs/fields.md writes an entry.
-func docOf(m insightsMetric) string {
-	switch {
-	case m.Conversions:
-		return "`" + m.Field + "` of the configured conversion action types"
-	case m.Action != "":
-		return "`" + m.Field + "` action `" + m.Action + "`"
-	}
-	return "`" + m.Field + "`"
-}
