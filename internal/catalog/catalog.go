@@ -103,12 +103,11 @@ type Field struct {
 	// grain asked for, never summed. A non-additive metric without it derives
 	// from one that has it (frequency = impressions / reach).
 	Distinct string `json:"-"`
-	// Meta, Google and TikTok say how each platform's API gives the metric, Exports how
-	// each platform's report export titles it (keyed by ExportMeta,
-	// ExportGoogle); nil or absent where the platform does not report it.
-	Meta    *MetaFetch        `json:"-"`
-	Google  *GoogleFetch      `json:"-"`
-	TikTok  *TikTokFetch      `json:"-"`
+	// Exports says how each platform's report export titles the metric
+	// (keyed by ExportMeta, ExportGoogle, ExportTikTok); absent where the
+	// platform does not report it. How each platform's API spells it is
+	// its connector's own table (internal/source/<platform>/fields.go): the
+	// catalog keeps what a metric is.
 	Exports map[string]Export `json:"-"`
 }
 

@@ -53,41 +53,28 @@ var fields = []Field{
 	sum("spend", "Spend", "Amount spent, in the account's currency.", Money, all,
 		"cost", "amount_spent", "spent", "ad_spend", "costs", "media_cost").
 		stored(Spend, "spend_micros", Micros).
-		meta(MetaFetch{Field: "spend"}).
-		tiktok(TikTokFetch{Field: "spend"}).
-		google(GoogleFetch{Field: "metrics.cost_micros", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("amount spent"), ES: names("importe gastado")}).
 		export(ExportGoogle, Export{EN: names("cost"), ES: names("coste", "costo")}).
 		export(ExportTikTok, Export{EN: names("cost", "total cost")}),
 	sum("impressions", "Impressions", "Times ads were shown.", Count, all,
 		"impr", "imps", "views_impressions").
 		stored(Impressions, "impressions", Integer).
-		meta(MetaFetch{Field: "impressions"}).
-		tiktok(TikTokFetch{Field: "impressions"}).
-		google(GoogleFetch{Field: "metrics.impressions", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("impressions"), ES: names("impresiones")}).
 		export(ExportGoogle, Export{EN: names("impressions", "impr."), ES: names("impresiones", "impr.")}).
 		export(ExportTikTok, Export{EN: names("impressions")}),
 	sum("clicks", "Clicks", "All clicks on ads.", Count, all,
 		"all_clicks", "total_clicks").
 		stored(Clicks, "clicks", Integer).
-		meta(MetaFetch{Field: "clicks"}).
-		tiktok(TikTokFetch{Field: "clicks"}).
-		google(GoogleFetch{Field: "metrics.clicks", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("clicks (all)"), ES: names("clics (todos)")}).
 		export(ExportGoogle, Export{EN: names("clicks"), ES: names("clics")}).
 		export(ExportTikTok, Export{EN: names("clicks (destination)", "clicks")}),
 	sum("link_clicks", "Link clicks", "Clicks on links that lead to the advertiser's destination (Meta).", Count, []string{MetaAds},
 		"inline_link_clicks", "link_click").
 		stored(LinkClicks, "link_clicks", Integer).
-		meta(MetaFetch{Field: "inline_link_clicks"}).
 		export(ExportMeta, Export{EN: names("link clicks"), ES: names("clics en el enlace")}),
 	sum("conversions", "Conversions", "Conversions (Meta: purchases by default), as the platform attributes them.", Count, all,
 		"purchases", "results", "conv", "actions", "total_conversions").
 		stored(Conversions, "conversions", Double).
-		meta(MetaFetch{Field: "actions", Conversions: true}).
-		tiktok(TikTokFetch{Field: "conversion"}).
-		google(GoogleFetch{Field: "metrics.conversions", Value: GoogleDouble}).
 		export(ExportMeta, Export{EN: names("purchases", "website purchases"), ES: names("compras", "compras en el sitio web"),
 			Whole: true, Name: "purchases"}).
 		export(ExportGoogle, Export{EN: names("conversions"), ES: names("conversiones")}).
@@ -95,9 +82,6 @@ var fields = []Field{
 	sum("conversion_value", "Conversion value", "Value of conversions, in the account's currency.", Money, all,
 		"revenue", "purchase_value", "conversions_value", "conv_value", "action_values", "sales").
 		stored(ConversionValue, "conversion_value_micros", Micros).
-		meta(MetaFetch{Field: "action_values", Conversions: true}).
-		tiktok(TikTokFetch{Field: "total_complete_payment_rate"}).
-		google(GoogleFetch{Field: "metrics.conversions_value", Value: GoogleDouble}).
 		export(ExportMeta, Export{EN: names("purchases conversion value", "website purchases conversion value", "purchase conversion value"),
 			ES: names("valor de conversion de compras", "valor de conversion de las compras"), Name: "purchase value"}).
 		export(ExportGoogle, Export{EN: names("conv. value", "conversion value", "conversions value"),
@@ -106,9 +90,6 @@ var fields = []Field{
 	sum("video_views", "Video views", "Video views as the platform counts them.", Count, all,
 		"video_plays", "views", "video_view").
 		stored(VideoViews, "video_views", Integer).
-		meta(MetaFetch{Field: "actions", Action: "video_view"}).
-		tiktok(TikTokFetch{Field: "video_play_actions"}).
-		google(GoogleFetch{Field: "metrics.video_trueview_views", Value: GoogleInt64}).
 		export(ExportMeta, Export{EN: names("3-second video plays", "video plays"), ES: names("reproducciones de video de 3 segundos")}).
 		export(ExportGoogle, Export{EN: names("views", "video views"), ES: names("visualizaciones", "reproducciones")}).
 		export(ExportTikTok, Export{EN: names("video views")}),
@@ -117,8 +98,6 @@ var fields = []Field{
 	sum("video_views_p100", "Video views at 100%", "Times a video was played to the end (100% of its length); replays are not counted.", Count, []string{MetaAds, TikTokAds},
 		"video_p100_watched", "video_plays_at_100", "completed_views", "video_completions").
 		stored(VideoViewsP100, "video_views_p100", Integer).
-		meta(MetaFetch{Field: "video_p100_watched_actions", Action: "video_view"}).
-		tiktok(TikTokFetch{Field: "video_views_p100"}).
 		export(ExportMeta, Export{EN: names("video plays at 100%"), ES: names("reproducciones de video al 100%")}).
 		export(ExportTikTok, Export{EN: names("video views at 100%")}),
 
@@ -140,7 +119,7 @@ var fields = []Field{
 	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
 		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}, Distinct: "reach",
-		Meta: &MetaFetch{Field: "reach"}, TikTok: &TikTokFetch{Field: "reach"},
+		
 		Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}, ExportTikTok: {EN: names("reach")}}},
 	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
@@ -177,14 +156,8 @@ func (f Field) stored(m Measure, column string, kind ColumnKind) Field {
 	return f
 }
 
-// meta says how Meta's Insights report gives the metric.
-func (f Field) meta(m MetaFetch) Field { f.Meta = &m; return f }
 
-// tiktok says how the TikTok integrated report gives the metric.
-func (f Field) tiktok(t TikTokFetch) Field { f.TikTok = &t; return f }
 
-// google says how the Google Ads API gives the metric.
-func (f Field) google(g GoogleFetch) Field { f.Google = &g; return f }
 
 // export adds how one platform's report export titles the metric.
 func (f Field) export(platform string, e Export) Field {

@@ -82,12 +82,14 @@ var segmentFields = []string{"segments.date", "segments.week", "segments.month",
 // with segments.conversion_action_name: conversion metrics.
 var conversionSegmentMetrics = []string{"metrics.conversions", "metrics.conversions_value"}
 
-// metricFields are the GAQL metrics the fake knows: the catalog's.
+// metricFields are the GAQL metrics the fake knows, in catalog order.
 var metricFields = func() []string {
 	var out []string
 	for _, f := range catalog.Measures() {
-		if f.Google != nil {
-			out = append(out, f.Google.Field)
+		for field, m := range gaqlMetrics {
+			if m.name == f.Name {
+				out = append(out, field)
+			}
 		}
 	}
 	return out

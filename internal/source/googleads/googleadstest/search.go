@@ -364,13 +364,30 @@ func (s *Server) row(cid string, fields, attrs []string, g *group) map[string]an
 	return out
 }
 
+// gaqlMetric is a documented GAQL metric the fake serves: the catalog
+// metric whose data it holds and whether the API writes it as an int64 (a
+// JSON string) rather than a double. The fake keeps its own list, apart from
+// the connector's, so that a field the connector misspells fails the tests
+// (fields reference: https://developers.google.com/google-ads/api/fields/v25/metrics).
+type gaqlMetric struct {
+	name  string
+	int64 bool
+}
+
+var gaqlMetrics = map[string]gaqlMetric{
+	"metrics.cost_micros":          {"spend", true},
+	"metrics.impressions":          {"impressions", true},
+	"metrics.clicks":               {"clicks", true},
+	"metrics.conversions":          {"conversions", false},
+	"metrics.conversions_value":    {"conversion_value", false},
+	"metrics.video_trueview_views": {"video_views", true},
+}
+
 // gaqlMeasures are the catalog's stored metrics by their GAQL field.
 var gaqlMeasures = func() map[string]catalog.Field {
 	out := map[string]catalog.Field{}
-	for _, f := range catalog.Measures() {
-		if f.Google != nil {
-			out[f.Google.Field] = f
-		}
+	for field, m := range gaqlMetrics {
+		out[field] = catalog.MustLookup(m.name)
 	}
 	return out
 }()
@@ -378,10 +395,14 @@ var gaqlMeasures = func() map[string]catalog.Field {
 // metricValue writes a metric's sum as the API does: int64s as strings, doubles
 // as numbers (money in currency units), zero left out.
 func metricValue(f catalog.Field, v float64) any {
+	int64s := false
+	for _, m := range gaqlMetrics {
+		int64s = int64s || m.name == f.Name && m.int64
+	}
 	switch {
 	case v == 0:
 		return nil
-	case f.Google.Value == catalog.GoogleInt64:
+	case int64s:
 		return strconv.FormatInt(int64(v), 10)
 	case f.Storage.Kind == catalog.Micros:
 		return json.Number(strconv.FormatFloat(v/1e6, 'f', -1, 64))

@@ -443,6 +443,29 @@ func eventTypes(event string) []string {
 	return []string{"offsite_conversion.fb_pixel_" + event, "omni_" + omni, event}
 }
 
+// insightsMetric is how the Insights report gives a stored metric: a number
+// field, or a list of actions whose Action entry (or, with Conversions, the
+// conversion events' entries) is the metric.
+type insightsMetric struct {
+	Field, Action string
+	Conversions   bool
+}
+
+// insightsMetrics are the Insights fields the fake serves each stored catalog
+// metric under. The fake keeps its own list, apart from the connector's, so
+// that a field the connector misspells fails the tests (Insights parameters
+// reference, developers.facebook.com/docs/marketing-api/insights/parameters).
+var insightsMetrics = map[string]insightsMetric{
+	"spend":            {Field: "spend"},
+	"impressions":      {Field: "impressions"},
+	"clicks":           {Field: "clicks"},
+	"link_clicks":      {Field: "inline_link_clicks"},
+	"conversions":      {Field: "actions", Conversions: true},
+	"conversion_value": {Field: "action_values", Conversions: true},
+	"video_views":      {Field: "actions", Action: "video_view"},
+	"video_views_p100": {Field: "video_p100_watched_actions", Action: "video_view"},
+}
+
 // outAction is one entry of a list of actions: action_type, value and, when
 // windows were asked, one value per window.
 type outAction map[string]string
@@ -456,10 +479,11 @@ func metrics(asked map[string]bool, s *sums, windows []string, offsite bool) map
 	out := map[string]any{}
 	lists := map[string][]outAction{}
 	for m, f := range catalog.Measures() {
-		mf, v := f.Meta, s.m[m]
+		mf, ok := insightsMetrics[f.Name]
+		v := s.m[m]
 		switch {
-		case mf == nil || !asked[mf.Field]:
-		case !mf.IsActions():
+		case !ok || !asked[mf.Field]:
+		case mf.Action == "" && !mf.Conversions:
 			if text := formatValue(f.Storage.Kind, v); text != "" {
 				out[mf.Field] = text
 			}
