@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Platforms known to adsmcp, as the data and the tools name them.
 const (
@@ -117,12 +120,15 @@ func PlatformByName(name string) (Platform, bool) {
 // platforms reads it, so a new row of the table is named everywhere.
 func PlatformNames(conj string) string { return joinWords(AllPlatforms, conj) }
 
-// PlatformLabels are the platforms' labels in a sentence, the last joined
-// by conj: "Meta, Google and TikTok".
-func PlatformLabels(conj string) string {
-	labels := make([]string, len(platforms))
-	for i, p := range platforms {
-		labels[i] = p.Label
+// PlatformLabels are the labels of the platforms called names (every
+// platform when none is given) in a sentence, the last joined by conj:
+// "Meta, Google and TikTok".
+func PlatformLabels(conj string, names ...string) string {
+	var labels []string
+	for _, p := range platforms {
+		if len(names) == 0 || slices.Contains(names, p.Name) {
+			labels = append(labels, p.Label)
+		}
 	}
 	return joinWords(labels, conj)
 }

@@ -33,7 +33,7 @@ type QueryInput struct {
 	Filters           []FilterInput `json:"filters,omitempty" jsonschema:"Conditions that must all hold. Text matching is case-insensitive. Filters on metrics apply to the aggregated rows at the returned grain (like SQL HAVING)."`
 	Sort              []SortInput   `json:"sort,omitempty" jsonschema:"Row order, first key first."`
 	Limit             int           `json:"limit,omitempty" jsonschema:"Keep only the first N rows after sort (requires sort); _meta reports how many rows existed. The only way rows are ever cut: use it for an explicit top-N only."`
-	AttributionWindow string        `json:"attribution_window,omitempty" jsonschema:"Count conversions under this attribution window instead of each account's own (stated in _meta.definitions): parts joined by _, clicks first, e.g. 7d_click_1d_view, 1d_click, 28d_click, 7d_click_1d_ev. Recounted only for Meta accounts read live; otherwise answered only when every account already holds that window (Google and TikTok count under their own settings)."`
+	AttributionWindow string        `json:"attribution_window,omitempty" jsonschema:"Count conversions under this attribution window instead of each account's own (stated in _meta.definitions): parts joined by _, clicks first, e.g. 7d_click_1d_view, 1d_click, 28d_click, 7d_click_1d_ev. Recounted only for accounts read live on platforms whose reports take a window; otherwise answered only when every account already holds that window."`
 	TokenBudget       int           `json:"token_budget,omitempty" jsonschema:"Lower the response's token budget below the client's default (it cannot raise it). Rarely needed."`
 }
 
@@ -96,6 +96,17 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 		p["sort"].Items.Properties["direction"].Enum = enum("asc", "desc")
 		p["limit"].Minimum = ptr(1.0)
 		p["limit"].Maximum = ptr(float64(query.MaxLimit))
+		var fixed []string
+		for _, pl := range catalog.Platforms() {
+			if pl.FixedAttribution != "" {
+				fixed = append(fixed, pl.Name)
+			}
+		}
+		aw := p["attribution_window"]
+		aw.Description = strings.Replace(aw.Description, "accounts read live on platforms whose reports take a window",
+			catalog.PlatformLabels("and", catalog.AttributionPlatforms...)+" accounts read live", 1)
+		aw.Description = strings.Replace(aw.Description, "already holds that window.",
+			"already holds that window ("+catalog.PlatformLabels("and", fixed...)+" count under their own settings).", 1)
 		p["token_budget"].Minimum = ptr(float64(query.MinTokenBudget))
 		p["token_budget"].Maximum = ptr(float64(query.MaxTokenBudget))
 	})
