@@ -119,7 +119,7 @@ var fields = []Field{
 	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
 		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}, Distinct: "reach",
-		
+
 		Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}, ExportTikTok: {EN: names("reach")}}},
 	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
@@ -155,9 +155,6 @@ func (f Field) stored(m Measure, column string, kind ColumnKind) Field {
 	f.Storage = &Storage{Measure: m, Column: column, Kind: kind}
 	return f
 }
-
-
-
 
 // export adds how one platform's report export titles the metric.
 func (f Field) export(platform string, e Export) Field {
