@@ -119,7 +119,6 @@ var fields = []Field{
 	{Name: "reach", Label: "Reach", Description: "People who saw the ads at least once in the period; never summed across days or objects.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Unit: Count, Platforms: []string{MetaAds, TikTokAds},
 		Synonyms: []string{"unique_reach", "people_reached", "unique_users"}, Distinct: "reach",
-
 		Exports: map[string]Export{ExportMeta: {EN: names("reach"), ES: names("alcance")}, ExportTikTok: {EN: names("reach")}}},
 	{Name: "frequency", Label: "Frequency", Description: "Average times each person saw the ads: impressions / reach at the same grain.",
 		Kind: Metric, Type: Number, Aggregation: NonAdditive, Numerator: "impressions", Denominator: "reach", Scale: 1,
