@@ -146,20 +146,24 @@ func TestAccountsAttribution(t *testing.T) {
 }
 
 // TestBreakdownCombinationRefused: a combination Meta refuses (country with
-// device) fails every account as rejected, saying which groups go together.
+// device) is refused before any request, saying which groups go together;
+// should Meta refuse one anyway, the account fails as rejected with the same
+// fix.
 func TestBreakdownCombinationRefused(t *testing.T) {
 	f := newFixture(t, nil)
 	q := normalize(t, f.accounts(t), `{"metrics":["spend"],"dimensions":["country","device"],"platforms":["meta_ads"],"date_preset":"last_7d"}`)
-	_, _, err := f.run(context.Background(), t, q)
-	ae := failedAccounts(t, err)
-	if len(ae.Failed) != len(q.Accounts) {
-		t.Fatalf("%d of %d accounts failed", len(ae.Failed), len(q.Accounts))
+	_, calls, err := f.run(context.Background(), t, q)
+	var qe *query.Error
+	if !errors.As(err, &qe) || calls != 0 || len(qe.Problems) != 1 || qe.Problems[0].Field != "dimensions" ||
+		!strings.Contains(qe.Problems[0].Problem, "country alone, not with device") || !strings.Contains(qe.Problems[0].Fix, "age with gender") {
+		t.Fatalf("%d requests, %v", calls, err)
 	}
-	for _, e := range ae.Failed {
-		if e.Kind != source.Rejected || !strings.Contains(e.Cause, "Current combination of data breakdown columns") ||
-			!strings.Contains(e.Fix, "country alone") || !strings.Contains(e.Fix, "age with gender") {
-			t.Errorf("%s: %s / %s / %s", e.AccountID, e.Kind, e.Cause, e.Fix)
-		}
+	apiErr, perr := ParseError([]byte(`{"error":{"message":"(#100) Current combination of data breakdown columns (action_type, country, impression_device) is invalid","type":"OAuthException","code":100,"fbtrace_id":"x"}}`))
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if kind, fix := f.conn.explainKind(apiErr); kind != string(source.Rejected) || !strings.Contains(fix, "country alone") {
+		t.Errorf("Meta's own refusal: %s / %s", kind, fix)
 	}
 }
 

@@ -148,6 +148,16 @@ func (p *fetchPlan) planLevel(lp *live.Plan) error {
 // planBreakdowns sets the Meta breakdowns of the plan's breakdown
 // dimensions, in the order Meta documents them.
 func (c *Connector) planBreakdowns(p *fetchPlan, dims []string) error {
+	if slices.Contains(dims, "country") && len(dims) > 1 {
+		// Insights reports country alone (Insights API Breakdowns,
+		// "Combining breakdowns"): asked together, every account's request
+		// would fail with (#100) "Current combination of data breakdown
+		// columns … is invalid" — refused here, before any request.
+		others := slices.DeleteFunc(slices.Clone(dims), func(d string) bool { return d == "country" })
+		return &query.Error{Problems: []query.Problem{{Field: "dimensions", Value: "country",
+			Problem: "Meta reports country alone, not with " + strings.Join(others, " or "),
+			Fix:     breakdownCombinationsFix + " (on Meta accounts)"}}}
+	}
 	for _, name := range dims {
 		bs, ok := c.metaBreakdowns(name)
 		if !ok {
