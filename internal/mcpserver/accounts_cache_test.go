@@ -104,3 +104,6 @@ func TestCoverageIsCachedAndScoped(t *testing.T) {
 		t.Error("a source without coverage answered")
 	}
 }
+
+// setAccountsClock sets the clock the account list ages by.
+func setAccountsClock(s *server, now func() time.Time) { s.accounts.now = now }
