@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -494,9 +495,26 @@ type hangingAPI struct {
 	release         chan struct{}
 }
 
-func newHangingAPI(t *testing.T) *hangingAPI {
+// listingMetaAccounts makes a hanging API answer Meta's account list (one
+// account, not counted): calls wait together for one listing (package
+// accountlist), so only their reports show each call reaching the API.
+func listingMetaAccounts(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasSuffix(r.URL.Path, "/me/adaccounts") {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"data":[{"id":"act_1","account_id":"1","name":"Hanging","currency":"USD","timezone_name":"UTC","account_status":1}]}`)
+	return true
+}
+
+func newHangingAPI(t *testing.T, answer ...func(http.ResponseWriter, *http.Request) bool) *hangingAPI {
 	h := &hangingAPI{release: make(chan struct{})}
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, a := range answer {
+			if a(w, r) {
+				return
+			}
+		}
 		h.total.Add(1)
 		h.inflight.Add(1)
 		defer h.inflight.Add(-1)
@@ -620,7 +638,7 @@ func TestDisconnectNoLeak(t *testing.T) {
 	if testing.Short() {
 		skipreport.Skip(t, "load test: not in -short mode")
 	}
-	api := newHangingAPI(t)
+	api := newHangingAPI(t, listingMetaAccounts)
 	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\nhttp:\n  session_idle_timeout: 2s\n")
 	srv := startServer(t, "--config", cfg, "--today", "2026-03-15", "--deadline", "30s")
 	metrics := srv.metricsURL(t)
@@ -668,7 +686,8 @@ func TestDisconnectNoLeak(t *testing.T) {
 				}
 			})
 		}
-		// Every call reached the source (each asks the API at least once).
+		// Every call reached the source (each asks the API at least once:
+		// the account list, which calls share, is answered).
 		if !waitFor(10*time.Second, func() bool { return api.total.Load()-before >= batch }) {
 			t.Fatalf("the calls did not reach the API: %d requests", api.total.Load()-before)
 		}

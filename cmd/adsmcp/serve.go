@@ -15,10 +15,12 @@ import (
 	"golang.org/x/term"
 
 	"github.com/adsmcp/adsmcp/internal/budget"
+	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/mcpserver"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 )
 
 type serveFlags struct {
@@ -70,6 +72,7 @@ with narrower queries. Flags override the config file.`,
 			}
 			defer src.Close()
 			cfg.Source, cfg.Logger, cfg.Version = src, logger, versionString()
+			cfg.AccountsTTL = accountsRefresh(g.cfg, src)
 			if f.listen == "" {
 				return serveStdio(cmd, cfg)
 			}
@@ -89,6 +92,19 @@ func (f *serveFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.stateless, "stateless", false, "HTTP: serve every request without a session, so replicas need no sticky sessions (see docs/deployment.md)")
 	fl.BoolVar(&f.insecure, "allow-unauthenticated", false, "HTTP: allow a non-loopback address without auth: configured (only behind a proxy that authenticates)")
 	fl.StringVar(&f.today, "today", "", "resolve date presets as if today were this date (YYYY-MM-DD; for demos and tests on a fixed warehouse)")
+}
+
+// accountsRefresh is how old the account list gets before a call refreshes
+// it: accounts_refresh when set, else the hour the ad platforms' listings
+// call for, or a warehouse's minute.
+func accountsRefresh(file *config.File, src source.Source) time.Duration {
+	if file != nil && file.AccountsRefresh > 0 {
+		return time.Duration(file.AccountsRefresh)
+	}
+	if _, ok := src.(*live.Source); ok {
+		return mcpserver.DefaultAccountsTTL
+	}
+	return mcpserver.WarehouseAccountsTTL
 }
 
 // serverConfig merges the config file and the flags (flags win).
@@ -145,7 +161,14 @@ func serveStdio(cmd *cobra.Command, cfg mcpserver.Config) error {
 			strings.Join(append([]string{executable()}, os.Args[1:]...), " "))
 	}
 	cfg.Logger.Info("serving MCP over stdio", "deadline", cfg.Deadline, "max_accounts", cfg.MaxAccounts, "budgets", cfg.BudgetOverrides)
-	session, err := mcpserver.New(cfg).Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
+	srv, stopServer := mcpserver.Open(cfg)
+	defer func() {
+		// A listing in flight ends with its HTTP requests, cancelled here.
+		sctx, cancel := context.WithTimeout(context.Background(), mcpserver.Grace)
+		defer cancel()
+		stopServer(sctx)
+	}()
+	session, err := srv.Connect(ctx, mcpserver.NewStdioTransport(cmd.InOrStdin(), cmd.OutOrStdout()), nil)
 	if err != nil {
 		return err
 	}

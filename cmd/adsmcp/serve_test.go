@@ -10,8 +10,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/config"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/live"
 	"github.com/adsmcp/adsmcp/test/skipreport"
 )
+
+// The account list's reuse: accounts_refresh when set, else an hour for the
+// ad platforms' APIs (a Google listing costs 1 + 2 requests per customer) and
+// a minute for a warehouse.
+func TestAccountsRefresh(t *testing.T) {
+	api, warehouse := live.New(nil), duckdbtest.Open(t)
+	if got := accountsRefresh(nil, api); got != time.Hour {
+		t.Errorf("live: %v", got)
+	}
+	if got := accountsRefresh(&config.File{}, warehouse); got != time.Minute {
+		t.Errorf("warehouse: %v", got)
+	}
+	if got := accountsRefresh(&config.File{AccountsRefresh: config.Duration(3 * time.Hour)}, api); got != 3*time.Hour {
+		t.Errorf("configured: %v", got)
+	}
+}
 
 func TestParseBudgetFlags(t *testing.T) {
 	got, err := parseBudgetFlags([]string{"claude-code=80000", "*=40_000", "my=client=5000"})

@@ -35,13 +35,17 @@ func (f *File) check() error {
 	return nil
 }
 
-// checkCalls checks what bounds every call: the deadline and the accounts.
+// checkCalls checks what bounds every call: the deadline, the accounts and
+// their list's reuse.
 func (f *File) checkCalls(bad func(string, ...any)) {
 	if f.Deadline < 0 || (f.Deadline > 0 && time.Duration(f.Deadline) < time.Second) {
 		bad("deadline %s: want at least 1s (the default is 55s)", time.Duration(f.Deadline))
 	}
 	if f.MaxAccounts < 0 {
 		bad("max_accounts %d: want a positive number (the default is 10)", f.MaxAccounts)
+	}
+	if f.AccountsRefresh < 0 || (f.AccountsRefresh > 0 && time.Duration(f.AccountsRefresh) < time.Minute) {
+		bad("accounts_refresh %s: want at least 1m (the default is 1h for the ad platforms' APIs, 1m for a warehouse)", time.Duration(f.AccountsRefresh))
 	}
 }
 

@@ -32,6 +32,9 @@ type File struct {
 	Deadline Duration `yaml:"deadline"`
 	// MaxAccounts is the most accounts one query may span.
 	MaxAccounts int `yaml:"max_accounts"`
+	// AccountsRefresh is how old the account list gets before a call
+	// refreshes it in the background (mcpserver.Config.AccountsTTL).
+	AccountsRefresh Duration `yaml:"accounts_refresh"`
 	// Budgets are token budgets by client name (clientInfo.name); "*" applies
 	// to every client without its own line.
 	Budgets map[string]int `yaml:"budgets"`

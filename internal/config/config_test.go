@@ -89,6 +89,7 @@ func TestErrorsNameTheSettingAndTheFix(t *testing.T) {
 		{"deadline: soon\n", []string{"line 1", `"soon" is not a duration`, "55s"}},
 		{"deadline: 10ms\n", []string{"deadline 10ms", "at least 1s"}},
 		{"max_accounts: -1\n", []string{"max_accounts -1", "positive"}},
+		{"accounts_refresh: 10s\n", []string{"accounts_refresh 10s", "at least 1m", "1h for the ad platforms' APIs"}},
 		{"budgets:\n  claude-code: 50\n  ChatGPT: 2000000\n", []string{"budgets.ChatGPT = 2000000", "budgets.claude-code = 50", "from 1000 to 1000000"}},
 		{"budgets:\n  claude-code: lots\n", []string{"line 2", "lots"}},
 		{"database: ${NOPE}\nhttp:\n  listen: ${ALSO_NOPE}\n", []string{"line 1: environment variable NOPE is not set", "line 3: environment variable ALSO_NOPE", "${NOPE:-default}"}},

@@ -25,40 +25,6 @@ func (c *countingSource) Accounts(context.Context) ([]ads.Account, error) {
 	return []ads.Account{{AccountID: "act_1", Platform: "meta_ads"}}, nil
 }
 
-// TestAccountsAreReusedForTheirTTL: the list is asked once per TTL; failures
-// are not remembered; the copy handed out cannot change the cache.
-func TestAccountsAreReusedForTheirTTL(t *testing.T) {
-	src := &countingSource{failing: true}
-	clock := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
-	c := &accountCache{src: src, ttl: time.Minute, now: func() time.Time { return clock }}
-	ctx := context.Background()
-	if _, err := c.Accounts(ctx); err == nil {
-		t.Fatal("a failing source answered")
-	}
-	src.failing = false
-	a, err := c.Accounts(ctx)
-	if err != nil || src.calls != 2 {
-		t.Fatalf("after a failure the source is asked again: %d calls, %v", src.calls, err)
-	}
-	a[0].AccountID = "changed by a caller"
-	clock = clock.Add(59 * time.Second)
-	b, _ := c.Accounts(ctx)
-	if src.calls != 2 || b[0].AccountID != "act_1" {
-		t.Errorf("within the TTL: %d calls, %v", src.calls, b)
-	}
-	clock = clock.Add(2 * time.Second)
-	c.Accounts(ctx)
-	if src.calls != 3 {
-		t.Errorf("after the TTL: %d calls, want 3", src.calls)
-	}
-	c.ttl = -1
-	c.Accounts(ctx)
-	c.Accounts(ctx)
-	if src.calls != 5 {
-		t.Errorf("negative TTL: %d calls, want 5", src.calls)
-	}
-}
-
 // coverageSource counts Coverage calls.
 type coverageSource struct {
 	countingSource
@@ -77,12 +43,14 @@ func (c *coverageSource) Coverage(_ context.Context, ids []string) (map[string]s
 }
 
 // Coverage passes through the cache (and the principal's scope) and is
-// reused for the TTL, accounts without data included; a source that cannot
+// reused for a minute, accounts without data included; a source that cannot
 // say gives an error, never an empty answer.
 func TestCoverageIsCachedAndScoped(t *testing.T) {
 	src := &coverageSource{}
 	clock := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
-	c := &accountCache{src: src, ttl: time.Minute, now: func() time.Time { return clock }}
+	c := newAccountCache(src, 0, nil)
+	t.Cleanup(func() { c.stop(context.Background()) })
+	c.now = func() time.Time { return clock }
 	ctx := context.Background()
 	for range 2 {
 		got, err := c.Coverage(ctx, []string{"act_1", "act_2"})
@@ -99,8 +67,12 @@ func TestCoverageIsCachedAndScoped(t *testing.T) {
 		t.Errorf("after the TTL: asked %v", src.asked)
 	}
 	var _ source.CoverageSource = scoped{}
-	plain := &accountCache{src: &countingSource{}, ttl: time.Minute, now: time.Now}
+	plain := newAccountCache(&countingSource{}, 0, nil)
+	t.Cleanup(func() { plain.stop(context.Background()) })
 	if _, err := plain.Coverage(ctx, []string{"act_1"}); err == nil {
 		t.Error("a source without coverage answered")
 	}
 }
+
+// setAccountsClock sets the clock the account list ages by.
+func setAccountsClock(s *server, now func() time.Time) { s.accounts.now = now }

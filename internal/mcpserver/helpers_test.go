@@ -45,7 +45,8 @@ func connect(t testing.TB, cfg Config, client string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(cfg).Connect(ctx, st, nil)
+	srv, stop := Open(cfg)
+	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +62,11 @@ func connect(t testing.TB, cfg Config, client string) *mcp.ClientSession {
 	t.Cleanup(func() {
 		cs.Close()
 		ss.Wait()
+		// Cancel a listing in flight without waiting for it: some tests'
+		// sources ignore cancellation (deadline_test.go).
+		done, cancel := context.WithCancel(context.Background())
+		cancel()
+		stop(done)
 	})
 	return cs
 }

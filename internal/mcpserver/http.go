@@ -316,6 +316,10 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		ss.Close()
 	}
 	err := hs.Shutdown(sctx)
+	// No call is left to need the account list: stop refreshing it.
+	if err := h.accounts.stop(sctx); err != nil {
+		h.log.Warn("shutdown: an account listing did not end in time", "error", err)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		hs.Close()
 		return errors.New("shutdown: some connections did not close in time and were cut")

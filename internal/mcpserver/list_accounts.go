@@ -74,14 +74,20 @@ type accountsMeta struct {
 	ReturnedRows *int   `json:"returned_rows,omitempty"`
 	OmittedRows  int    `json:"omitted_rows,omitempty"`
 	Detail       string `json:"detail,omitempty"`
-	SourceCalls  int    `json:"source_calls"`
-	ElapsedMS    int64  `json:"elapsed_ms"`
+	// ListedAt is when the source was asked for this list (RFC 3339, UTC):
+	// how fresh it is (package accountlist keeps it).
+	ListedAt    string `json:"listed_at,omitempty"`
+	SourceCalls int    `json:"source_calls"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
 	// Warnings is demo_data when the accounts are the demo dataset's.
 	Warnings []fit.Warning `json:"warnings,omitempty"`
 }
 
 func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *reply {
 	meta := accountsMeta{Count: len(accounts), Platform: platform, SourceCalls: 1}
+	if at := s.accounts.list.Status().ListedAt; !at.IsZero() {
+		meta.ListedAt = at.UTC().Format(time.RFC3339)
+	}
 	if label := source.DemoLabel(s.cfg.Source); label != "" {
 		meta.Warnings = []fit.Warning{answer.DemoWarning(label)}
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/auth"
 	"github.com/adsmcp/adsmcp/internal/budget"
@@ -117,6 +119,7 @@ func querySchema(maxAccounts int) *jsonschema.Schema {
 // _meta first, then the data, each its own text block, read once.
 func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Time) (*reply, error) {
 	p := principalOf(req.Extra)
+	s.knowAccounts(ctx, p, req.Params.Arguments)
 	r := engineRequest(req, p, clientFrom(ctx))
 	r.Progress = reporterFrom(ctx)
 	res, err := s.engineFor(p).Query(ctx, r)
@@ -124,6 +127,24 @@ func (s *server) query(ctx context.Context, req *mcp.CallToolRequest, _ time.Tim
 		return nil, err
 	}
 	return engineReply(res), nil
+}
+
+// knowAccounts refreshes the account list before a query that names an
+// account the caller's list does not hold: an account opened or shared since
+// the list was read answers at once, not after the list's next refresh. The
+// miss is judged on the principal's own accounts, so another tenant's account
+// and an account that does not exist cost the same (one refresh at most per
+// accountlist.DefaultMinInterval, whoever asks). Arguments that do not parse
+// refresh nothing: normalization reports them. A failed listing is left to
+// the engine, which lists the accounts next and reports it.
+func (s *server) knowAccounts(ctx context.Context, p *auth.Principal, raw json.RawMessage) {
+	args, _, err := query.Parse(raw)
+	if err != nil || len(args.AccountIDs) == 0 {
+		return
+	}
+	_, _ = s.accounts.accountsKnowing(ctx, func(all []ads.Account) bool {
+		return len(query.UnknownAccounts(p.Filter(all), args.AccountIDs)) == 0
+	})
 }
 
 // engineRequest is the engine's request for a query call: the raw arguments,

@@ -10,6 +10,7 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -49,8 +50,10 @@ type Config struct {
 	// Logger receives one line per call at debug level and handler failures at
 	// error level (discarded when nil). It must never write to stdout under stdio.
 	Logger *slog.Logger
-	// AccountsTTL is how long the source's account list is reused
-	// (DefaultAccountsTTL when 0; negative: ask the source on every call).
+	// AccountsTTL is how old the source's account list gets before a call
+	// refreshes it in the background, answering meanwhile from the list it
+	// has (DefaultAccountsTTL when 0; negative: every call waits for a fresh
+	// list). Package accountlist says when a call waits.
 	AccountsTTL time.Duration
 	// ProgressInterval is how often a running call that asked for progress is
 	// reported (DefaultProgressInterval when 0).
@@ -91,10 +94,21 @@ func (s *server) tools() []tool {
 	}
 }
 
-// New returns the MCP server for cfg, with its tools and instructions.
+// New returns the MCP server for cfg, with its tools and instructions. It
+// refreshes the account list in the background for as long as the process
+// runs; a caller that outlives the server uses Open.
 func New(cfg Config) *mcp.Server {
 	srv, _ := build(cfg)
 	return srv
+}
+
+// Open is New, and the function that stops the server's background work —
+// refreshing the account list — once its sessions have ended: it cancels a
+// refresh in flight and waits for it until ctx ends. The source stays open
+// (the caller owns it).
+func Open(cfg Config) (srv *mcp.Server, stop func(ctx context.Context) error) {
+	srv, s := build(cfg)
+	return srv, s.accounts.stop
 }
 
 // build returns the SDK server and the state its handlers share.
@@ -152,10 +166,7 @@ func newServer(cfg Config) *server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.AccountsTTL == 0 {
-		cfg.AccountsTTL = DefaultAccountsTTL
-	}
-	accounts := &accountCache{src: cfg.Source, ttl: cfg.AccountsTTL, now: time.Now}
+	accounts := newAccountCache(cfg.Source, cfg.AccountsTTL, log)
 	return &server{
 		cfg: cfg,
 		engine: &answer.Engine{

@@ -381,6 +381,21 @@ func (n *normalizer) accounts(given []string) *TooManyAccountsError {
 	return nil
 }
 
+// UnknownAccounts returns the entries of given (account_ids as a caller wrote
+// them) that name no account of visible the way normalization resolves them
+// — by ID, folded ID or name; a name several accounts share is known. A
+// caller that keeps the list may refresh it before normalizing when some are
+// unknown.
+func UnknownAccounts(visible []ads.Account, given []string) []string {
+	var unknown []string
+	for _, s := range given {
+		if _, _, ok := findAccount(visible, s); !ok && len(accountsNamed(visible, s)) < 2 {
+			unknown = append(unknown, s)
+		}
+	}
+	return unknown
+}
+
 // findAccount finds an account by exact ID, by folded ID ("act_" prefix, dashes,
 // case) or by exact name (case-insensitive); how says which forgiveness applied.
 func findAccount(visible []ads.Account, s string) (ads.Account, string, bool) {

@@ -1362,3 +1362,17 @@ func TestMoneyFilterAcrossCurrenciesAddsCurrencyColumn(t *testing.T) {
 		t.Errorf("spend filter over %d currencies: dimensions %v lack currency", len(seen), q.Dimensions)
 	}
 }
+
+// UnknownAccounts names exactly the account_ids normalization refuses as
+// unknown: forgiven spellings and names are known, and so is a name two
+// accounts share (normalization asks which one).
+func TestUnknownAccountsAgreesWithNormalization(t *testing.T) {
+	accts := append(testAccounts(), ads.Account{AccountID: "act_1017", Platform: "meta_ads", AccountName: "Acme Outlet", Currency: "USD", Timezone: "UTC"})
+	for _, id := range []string{"act_1011", "1011", "1234567801", "123-456-7801", "acme shoes us", "Acme Outlet", "nope", "act_9999", "", "7100000000000000003"} {
+		_, err := Normalize(Args{AccountIDs: []string{id}, Metrics: []string{"spend"}}, Options{Accounts: accts, Now: func() time.Time { return time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC) }})
+		refused := err != nil && strings.Contains(err.Error(), "no account with this ID")
+		if got := UnknownAccounts(accts, []string{id}); (len(got) == 1) != refused {
+			t.Errorf("%q: UnknownAccounts %v, normalization %v", id, got, err)
+		}
+	}
+}
