@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // The fake serves the demo generator's google_ads accounts, in the API's own
@@ -109,6 +110,18 @@ func load(cfg demo.Config) (*dataset, error) {
 		return nil, fmt.Errorf("googleadstest: generating the demo data: %w", err)
 	}
 	cache[cfg] = s.d
+	return s.d, nil
+}
+
+// Accounts are the accounts the data holds.
+func (d *dataset) Accounts() []ads.Account { return d.accounts }
+
+// loadCustomer builds one customer's data at a scale.
+func loadCustomer(data *fakescale.Data, accountID string) (*dataset, error) {
+	s := &collector{d: &dataset{customers: map[string]*customer{}}}
+	if err := data.Replay(accountID, s); err != nil {
+		return nil, fmt.Errorf("googleadstest: %w", err)
+	}
 	return s.d, nil
 }
 
