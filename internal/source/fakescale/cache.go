@@ -12,10 +12,11 @@ import (
 // tests' default), or a scale's accounts, each account's T built when a
 // request needs it, the last few kept.
 type Accounts[T any] struct {
-	all  T
-	list []ads.Account
-	data *Data
-	each *cache[T]
+	all   T
+	list  []ads.Account
+	data  *Data
+	each  *cache[T]
+	light *cache[T] // accounts' data without numbers (WithLight)
 }
 
 // Dataset is a fake's data: it lists the accounts it holds.
@@ -35,7 +36,7 @@ func Open[T Dataset](scale *Scale, platform string, whole func() (T, error), bui
 }
 
 // accountsKept is how many accounts' data a scaled fake keeps built: the
-// connectors' workers ask a few accounts at a time.
+// connectors' workers (4 by default) ask a few accounts at a time.
 const accountsKept = 8
 
 // scaled serves the platform's accounts at scale s.
@@ -46,6 +47,27 @@ func scaled[T any](s Scale, platform string, build func(d *Data, accountID strin
 	}
 	return &Accounts[T]{list: d.Accounts(), data: d,
 		each: newCache(accountsKept, func(id string) (T, error) { return build(d, id) })}, nil
+}
+
+// WithLight makes OfLight build an account's data with build, for requests
+// that need no numbers (listing an account's settings), so that listing many
+// accounts does not build every account's numbers. It returns a.
+func (a *Accounts[T]) WithLight(build func(d *Data, accountID string) (T, error)) *Accounts[T] {
+	if a.data != nil {
+		d := a.data
+		a.light = newCache(accountsKept, func(id string) (T, error) { return build(d, id) })
+	}
+	return a
+}
+
+// OfLight is Of for a request that needs no numbers: the account's data
+// WithLight builds, when it was given.
+func (a *Accounts[T]) OfLight(accountID string) (_ T, ok bool, _ error) {
+	if a.light == nil || !a.Has(accountID) {
+		return a.Of(accountID)
+	}
+	v, err := a.light.get(accountID)
+	return v, err == nil, err
 }
 
 // List are the accounts, in the order the fake lists them.

@@ -107,7 +107,10 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *
 		return s.geoTargets(q), true
 	}
 	manager := s.cfg.ManagerID != "" && cid == digits(s.cfg.ManagerID)
-	c, err := s.customer(cid)
+	// The resources listing a customer's settings read no facts.
+	settings := q.Resource == "conversion_action" || q.Resource == "customer_client" ||
+		q.Resource == "customer" && !slices.ContainsFunc(q.Fields, func(f string) bool { return strings.HasPrefix(f, "metrics.") })
+	c, err := s.customer(cid, settings)
 	switch {
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, "INTERNAL", err.Error(), adsFailure("internalError", "INTERNAL_ERROR", err.Error()))

@@ -168,6 +168,7 @@ func New(cfg Config) (*Server, error) {
 	if s.data, err = fakescale.Open(cfg.Scale, catalog.GoogleAds, func() (*dataset, error) { return load(cfg.Demo) }, loadCustomer); err != nil {
 		return nil, err
 	}
+	s.data.WithLight(loadSettings)
 	s.srv = cfg.Serving.Start(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	s.TokenURL = s.srv.URL + "/token"
@@ -195,11 +196,16 @@ func (s *Server) Close() {
 func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.List()) }
 
 // customer is the data of customer cid (digits), nil if the fake has no
-// such customer.
-func (s *Server) customer(cid string) (*customer, error) {
+// such customer; without its facts when settings says the request needs no
+// numbers.
+func (s *Server) customer(cid string, settings bool) (*customer, error) {
+	of := s.data.Of
+	if settings {
+		of = s.data.OfLight
+	}
 	for _, a := range s.data.List() {
 		if digits(a.AccountID) == cid {
-			d, _, err := s.data.Of(a.AccountID)
+			d, _, err := of(a.AccountID)
 			if err != nil {
 				return nil, err
 			}
