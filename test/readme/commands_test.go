@@ -20,6 +20,11 @@ const (
 	// liveAPIs: needs real ad-platform credentials; run as written, with the
 	// README's adsmcp.yaml pointed at the local API fakes.
 	liveAPIs
+	// background: a program that serves until stopped (the API fakes): started
+	// as written, the test waits for the line saying it serves, leaves it
+	// running for the commands after it, and stops it at the end as Ctrl-C
+	// does, when it must exit 0.
+	background
 	// notRun: cannot run here; why says why and what checks it instead.
 	notRun
 )
@@ -51,6 +56,11 @@ var commands = map[string]class{
 		"needs Meta and Google Ads credentials"},
 	`claude mcp add adsmcp -- "$PWD/adsmcp" serve --config "$PWD/adsmcp.yaml"`: {claudeAdd,
 		"needs Claude Code (and credentials: the README's adsmcp.yaml points at the API fakes)"},
+	"go run ./test/fakeapis -config fakes.yaml": {background,
+		"the API fakes: serve until stopped, for the two commands after it"},
+	"go run ./cmd/adsmcp accounts --config fakes.yaml": {run, "reads the three fakes"},
+	"go run ./cmd/adsmcp query --config fakes.yaml -p tiktok_ads -m spend,clicks,conversions -d campaign_name --preset last_7d": {run,
+		"reads the TikTok fake"},
 	"go run ./cmd/adsmcp query -m spend,ctr,cpa -d campaign_name -g weekly --account act_1015823746512093 --preset last_90d --filter 'spend > 1000' --sort spend:desc --limit 20": {run, ""},
 	"go run ./cmd/adsmcp query -p meta_ads -m spend,clicks -d campaign_name -g daily --preset last_90d --client claude-code":                                                      {run, ""},
 	"go run ./cmd/adsmcp query -p meta_ads -m spend,clicks -d campaign_name -g daily --preset last_90d --budget 3000":                                                             {run, ""},

@@ -57,6 +57,7 @@ func TestEveryCommandRunsAsWritten(t *testing.T) {
 	}
 
 	e := newEnv(t, string(md))
+	defer e.stopBackground(t)
 	for _, c := range cmds {
 		cl := commands[c.key]
 		ok := t.Run(c.key, func(t *testing.T) {
@@ -71,6 +72,8 @@ func TestEveryCommandRunsAsWritten(t *testing.T) {
 				e.inspectorCLI(t, c.text)
 			case liveAPIs:
 				e.liveAPIs(t, c.text)
+			case background:
+				e.background(t, c.text)
 			case notRun:
 				t.Logf("not run: %s", cl.why)
 			}
@@ -87,6 +90,8 @@ type env struct {
 	dir  string
 	vars []string
 	md   string
+	// running are the background commands still serving.
+	running []*exec.Cmd
 }
 
 func newEnv(t *testing.T, md string) *env {
@@ -230,6 +235,58 @@ func (e *env) httpServer(t *testing.T, text string) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("%s after SIGTERM: %v", text, err)
+	}
+}
+
+// fakesReady is the line test/fakeapis prints once its fakes serve (its
+// Ready constant: a program cannot import package main).
+const fakesReady = "Serving until interrupted (Ctrl-C)."
+
+// background starts text, waits for the line saying it serves, and leaves it
+// running for the commands after it (stopBackground stops it).
+func (e *env) background(t *testing.T, text string) {
+	t.Helper()
+	cmd := e.bash(context.Background(), "exec "+text)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	// Its own process group, so that stopping it reaches the program go run
+	// started, as Ctrl-C in a terminal does (go run alone does not pass a
+	// signal on).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	var seen []string
+	for lines.Scan() {
+		seen = append(seen, lines.Text())
+		if lines.Text() == fakesReady {
+			break
+		}
+	}
+	if len(seen) == 0 || seen[len(seen)-1] != fakesReady {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) //nolint:errcheck // it failed already
+		cmd.Wait()                                      //nolint:errcheck
+		t.Fatalf("%s never said it serves; stdout:\n%s\nstderr:\n%s", text, strings.Join(seen, "\n"), stderr.String())
+	}
+	go io.Copy(io.Discard, stdout) //nolint:errcheck // keep it from blocking on a full pipe
+	e.running = append(e.running, cmd)
+}
+
+// stopBackground stops the background commands as Ctrl-C does, with SIGINT
+// to the process group; each must exit 0.
+func (e *env) stopBackground(t *testing.T) {
+	for _, cmd := range e.running {
+		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+			t.Error(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("%v after Ctrl-C: %v", cmd.Args, err)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // The fake serves the demo generator's google_ads accounts, in the API's own
@@ -112,8 +113,34 @@ func load(cfg demo.Config) (*dataset, error) {
 	return s.d, nil
 }
 
-// collector is an ads.Sink keeping the google_ads rows.
-type collector struct{ d *dataset }
+// Accounts are the accounts the data holds.
+func (d *dataset) Accounts() []ads.Account { return d.accounts }
+
+// loadCustomer builds one customer's data at a scale.
+func loadCustomer(data *fakescale.Data, accountID string) (*dataset, error) {
+	return replayCustomer(data, accountID, nil)
+}
+
+// loadSettings builds one customer's data at a scale without its numbers:
+// its facts are read for the conversion actions they name only.
+func loadSettings(data *fakescale.Data, accountID string) (*dataset, error) {
+	return replayCustomer(data, accountID, func(f *ads.Fact) bool { return f.BreakdownKey() == "conversion_action" && f.ConversionAction != "" })
+}
+
+func replayCustomer(data *fakescale.Data, accountID string, keep func(*ads.Fact) bool) (*dataset, error) {
+	s := &collector{d: &dataset{customers: map[string]*customer{}}, settingsOnly: keep != nil}
+	if err := data.ReplaySome(accountID, s, keep); err != nil {
+		return nil, fmt.Errorf("googleadstest: %w", err)
+	}
+	return s.d, nil
+}
+
+// collector is an ads.Sink keeping the google_ads rows; settingsOnly keeps
+// no facts, only the conversion actions they name.
+type collector struct {
+	d            *dataset
+	settingsOnly bool
+}
 
 func (s *collector) Dataset(string, string) error { return nil }
 
@@ -183,6 +210,12 @@ func (s *collector) Fact(f *ads.Fact) error {
 		week:  monday.Format(time.DateOnly),
 		month: time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly),
 		Fact:  *f,
+	}
+	if s.settingsOnly {
+		if f.BreakdownKey() == "conversion_action" && f.ConversionAction != "" {
+			cu.addAction(f.ConversionAction, "ENABLED", false)
+		}
+		return nil
 	}
 	switch f.BreakdownKey() {
 	case "age", "gender":

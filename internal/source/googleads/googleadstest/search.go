@@ -107,8 +107,14 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *
 		return s.geoTargets(q), true
 	}
 	manager := s.cfg.ManagerID != "" && cid == digits(s.cfg.ManagerID)
-	c := s.data.customers[cid]
+	// The resources listing a customer's settings read no facts.
+	settings := q.Resource == "conversion_action" || q.Resource == "customer_client" ||
+		q.Resource == "customer" && !slices.ContainsFunc(q.Fields, func(f string) bool { return strings.HasPrefix(f, "metrics.") })
+	c, err := s.customer(cid, settings)
 	switch {
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, "INTERNAL", err.Error(), adsFailure("internalError", "INTERNAL_ERROR", err.Error()))
+		return nil, false
 	case manager:
 		return s.managerRows(w, cid, q)
 	case c == nil:
@@ -222,7 +228,7 @@ func (s *Server) managerRows(w http.ResponseWriter, cid string, q *Query) ([]map
 	clients = append(clients, map[string]string{"customer_client.id": cid, "customer_client.descriptive_name": "Fake Agency (manager)",
 		"customer_client.currency_code": "USD", "customer_client.time_zone": "America/New_York",
 		"customer_client.status": "ENABLED", "customer_client.manager": "true", "customer_client.level": "0"})
-	for _, a := range s.data.accounts {
+	for _, a := range s.data.List() {
 		clients = append(clients, map[string]string{"customer_client.id": digits(a.AccountID),
 			"customer_client.descriptive_name": a.AccountName, "customer_client.currency_code": a.Currency,
 			"customer_client.time_zone": a.Timezone, "customer_client.status": customerStatusEnum[a.Status],

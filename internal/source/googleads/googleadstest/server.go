@@ -30,8 +30,10 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // Default credentials the fake's token endpoint accepts.
@@ -61,6 +63,15 @@ type Config struct {
 	// GeoTargets overrides country criterion IDs (ISO code → ID), e.g. to serve
 	// one the connector does not know and must look up.
 	GeoTargets map[string]string
+	// Scale, when set, serves that many customers and days instead of Demo
+	// (package fakescale), building a customer's data when asked.
+	Scale *fakescale.Scale
+	// Serving says where to serve and which middleware to run (default: a
+	// fresh loopback port, none).
+	Serving fakescale.Serving
+	// Standalone is for a fake that runs until stopped: it keeps no log of
+	// the requests (Requests is empty).
+	Standalone bool
 }
 
 // Failure is a failure a scenario injects.
@@ -130,7 +141,7 @@ type Server struct {
 
 	srv  *httptest.Server
 	cfg  Config
-	data *dataset
+	data *fakescale.Accounts[*dataset]
 
 	mu       sync.Mutex
 	scenario Scenario
@@ -152,12 +163,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.TokenLifetime == 0 {
 		cfg.TokenLifetime = time.Hour
 	}
-	d, err := load(cfg.Demo)
-	if err != nil {
+	s := &Server{cfg: cfg, tokens: map[string]time.Time{}}
+	var err error
+	if s.data, err = fakescale.Open(cfg.Scale, catalog.GoogleAds, func() (*dataset, error) { return load(cfg.Demo) }, loadCustomer); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, data: d, tokens: map[string]time.Time{}}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.data.WithLight(loadSettings)
+	s.srv = cfg.Serving.Start(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	s.TokenURL = s.srv.URL + "/token"
 	return s, nil
@@ -181,7 +193,27 @@ func (s *Server) Close() {
 }
 
 // Accounts are the demo's google_ads accounts the fake serves.
-func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.accounts) }
+func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.List()) }
+
+// customer is the data of customer cid (digits), nil if the fake has no
+// such customer; without its facts when settings says the request needs no
+// numbers.
+func (s *Server) customer(cid string, settings bool) (*customer, error) {
+	of := s.data.Of
+	if settings {
+		of = s.data.OfLight
+	}
+	for _, a := range s.data.List() {
+		if digits(a.AccountID) == cid {
+			d, _, err := of(a.AccountID)
+			if err != nil {
+				return nil, err
+			}
+			return d.customers[cid], nil
+		}
+	}
+	return nil, nil
+}
 
 // SetScenario switches the fake's behaviour (and resets its failure count).
 func (s *Server) SetScenario(sc Scenario) {
@@ -269,7 +301,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 func (s *Server) record(req Request) (Scenario, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.log = append(s.log, req)
+	if !s.cfg.Standalone {
+		s.log = append(s.log, req)
+	}
 	sc := s.scenario
 	if sc.Failure == None || req.Path == "" {
 		return sc, false
@@ -397,7 +431,7 @@ func (s *Server) listAccessible(w http.ResponseWriter) {
 	if s.cfg.ManagerID != "" {
 		names = []string{"customers/" + digits(s.cfg.ManagerID)}
 	} else {
-		for _, a := range s.data.accounts {
+		for _, a := range s.data.List() {
 			names = append(names, "customers/"+digits(a.AccountID))
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // dataset is the demo data of the Meta accounts, as the fake serves it.
@@ -92,16 +93,38 @@ func load(cfg demo.Config) (*dataset, error) {
 	v, _ := datasets.LoadOrStore(cfg, &loadedData{})
 	l := v.(*loadedData)
 	l.once.Do(func() {
-		d := &dataset{campaigns: map[string]ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
-			facts: map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+		d := newDataset()
 		if l.err = demo.Generate(context.Background(), cfg, d, nil); l.err == nil {
-			for _, fs := range d.facts {
-				sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
-			}
+			d.sortFacts()
 			l.d = d
 		}
 	})
 	return l.d, l.err
+}
+
+// Accounts are the accounts the data holds.
+func (d *dataset) Accounts() []ads.Account { return d.accounts }
+
+// loadAccount builds one account's data at a scale.
+func loadAccount(data *fakescale.Data, account string) (*dataset, error) {
+	d := newDataset()
+	if err := data.Replay(account, d); err != nil {
+		return nil, fmt.Errorf("metatest: %w", err)
+	}
+	d.sortFacts()
+	return d, nil
+}
+
+func newDataset() *dataset {
+	return &dataset{campaigns: map[string]ads.Campaign{}, adsets: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
+		facts: map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+}
+
+// sortFacts puts every account's facts in date order.
+func (d *dataset) sortFacts() {
+	for _, fs := range d.facts {
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
+	}
 }
 
 // insightsReq is a validated Insights request.

@@ -28,8 +28,10 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // DefaultToken is the access token the fake accepts unless Config says another.
@@ -55,6 +57,15 @@ type Config struct {
 	AppSecret string
 	// APIVersion is the path prefix served (default v25.0).
 	APIVersion string
+	// Scale, when set, serves that many accounts and days instead of Demo
+	// (package fakescale), building an account's data when asked.
+	Scale *fakescale.Scale
+	// Serving says where to serve and which middleware to run (default: a
+	// fresh loopback port, none).
+	Serving fakescale.Serving
+	// Standalone is for a fake that runs until stopped: it keeps no log of
+	// the requests (Requests is empty) and a bounded cache of reports.
+	Standalone bool
 }
 
 // Request is one request the fake received.
@@ -73,7 +84,7 @@ type Server struct {
 	URL string
 
 	cfg  Config
-	data *dataset
+	data *fakescale.Accounts[*dataset]
 	srv  *httptest.Server
 
 	mu        sync.Mutex
@@ -155,6 +166,16 @@ func New(tb testing.TB) *Server { return NewWith(tb, Config{}) }
 // NewWith starts a fake with cfg, closed when tb ends.
 func NewWith(tb testing.TB, cfg Config) *Server {
 	tb.Helper()
+	s, err := Start(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake with cfg; Close stops it.
+func Start(cfg Config) (*Server, error) {
 	if cfg.Demo.Anchor.IsZero() {
 		cfg.Demo = duckdbtest.Config
 	}
@@ -164,16 +185,22 @@ func NewWith(tb testing.TB, cfg Config) *Server {
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = "v25.0"
 	}
-	d, err := load(cfg.Demo)
-	if err != nil {
-		tb.Fatalf("metatest: generating the demo data: %v", err)
+	s := &Server{cfg: cfg, runs: map[string]*reportRun{}, cache: map[string][]outRow{}, callCount: map[string]int{}}
+	var err error
+	if s.data, err = fakescale.Open(cfg.Scale, catalog.MetaAds, func() (*dataset, error) { return load(cfg.Demo) }, loadAccount); err != nil {
+		return nil, err
 	}
-	s := &Server{cfg: cfg, data: d, runs: map[string]*reportRun{}, cache: map[string][]outRow{}, callCount: map[string]int{}}
-	s.srv = httptest.NewServer(s)
+	s.srv = cfg.Serving.Start(s)
 	s.URL = s.srv.URL
-	tb.Cleanup(s.srv.Close)
-	return s
+	return s, nil
 }
+
+// reportsKept is how many reports a standalone fake keeps: the connector
+// pages through a report soon after asking for it.
+const reportsKept = 64
+
+// Close stops the fake.
+func (s *Server) Close() { s.srv.Close() }
 
 // Scenario resets the fake to normal service, then applies opts.
 func (s *Server) Scenario(opts ...Option) {
@@ -206,7 +233,7 @@ func (s *Server) ClearRequests() {
 func (s *Server) Token() string { return s.cfg.Token }
 
 // Accounts are the fake's ad accounts (the demo's Meta accounts).
-func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.accounts) }
+func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.List()) }
 
 // apiErr is a Graph error to answer with.
 type apiErr struct {
@@ -228,7 +255,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Params: cloneValues(r.Form), Header: r.Header.Clone()})
+	if !s.cfg.Standalone {
+		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Params: cloneValues(r.Form), Header: r.Header.Clone()})
+	}
 	sc := s.sc
 	s.mu.Unlock()
 
@@ -302,7 +331,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, e)
 			return
 		}
-		s.servePage(w, r, q, s.rows(q, r.Form))
+		s.servePage(w, r, q, r.Form)
 	case run == nil && route == "insights" && r.Method == http.MethodPost:
 		s.startRun(w, account, r.Form, sc)
 	case run == nil && route == "campaigns" && r.Method == http.MethodGet:
@@ -317,7 +346,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, badParam("the report run is not complete (%s)", state))
 			return
 		}
-		s.servePage(w, r, run.req, s.rows(run.req, url.Values{"run": {parts[0]}}))
+		s.servePage(w, r, run.req, url.Values{"run": {parts[0]}})
 	default:
 		s.fail(w, &apiErr{status: 400, code: 100, typ: "GraphMethodException",
 			msg: fmt.Sprintf("Unsupported %s request to %s", strings.ToLower(r.Method), r.URL.Path)})
@@ -351,14 +380,7 @@ func (s *Server) authenticate(r *http.Request, sc scenario) *apiErr {
 	return nil
 }
 
-func (s *Server) hasAccount(id string) bool {
-	for _, a := range s.data.accounts {
-		if a.AccountID == id {
-			return true
-		}
-	}
-	return false
-}
+func (s *Server) hasAccount(id string) bool { return s.data.Has(id) }
 
 // throttle answers with the business-use-case limit while the scenario says.
 func (s *Server) throttle(w http.ResponseWriter, account string) *apiErr {
@@ -594,19 +616,26 @@ func parseSpan(r map[string]string) (span, *apiErr) {
 }
 
 // rows computes (and caches) a request's rows; key identifies the report.
-func (s *Server) rows(q *insightsReq, params url.Values) []outRow {
+func (s *Server) rows(q *insightsReq, params url.Values) ([]outRow, error) {
 	key := q.account + "?" + reportKey(params)
 	s.mu.Lock()
 	rows, ok := s.cache[key]
 	s.mu.Unlock()
 	if ok {
-		return rows
+		return rows, nil
 	}
-	rows = s.data.insights(q)
+	d, _, err := s.data.Of(q.account)
+	if err != nil {
+		return nil, err
+	}
+	rows = d.insights(q)
 	s.mu.Lock()
+	if s.cfg.Standalone && len(s.cache) >= reportsKept {
+		clear(s.cache) // recomputed alike when asked again: the data does not change
+	}
 	s.cache[key] = rows
 	s.mu.Unlock()
-	return rows
+	return rows, nil
 }
 
 func reportKey(p url.Values) string {
@@ -619,7 +648,13 @@ func reportKey(p url.Values) string {
 
 // servePage answers one page of rows with cursor paging: paging.next until
 // the last page.
-func (s *Server) servePage(w http.ResponseWriter, r *http.Request, _ *insightsReq, rows []outRow) {
+// report identifies the report (rows caches it).
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request, q *insightsReq, report url.Values) {
+	rows, err := s.rows(q, report)
+	if err != nil {
+		s.fail(w, &apiErr{status: 500, code: 2, typ: "OAuthException", transient: true, msg: err.Error()})
+		return
+	}
 	page, paging, e := s.paginate(r, len(rows))
 	if e != nil {
 		s.fail(w, e)
@@ -720,13 +755,14 @@ func (s *Server) serveAccounts(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	page, paging, e := s.paginate(r, len(s.data.accounts))
+	accounts := s.data.List()
+	page, paging, e := s.paginate(r, len(accounts))
 	if e != nil {
 		s.fail(w, e)
 		return
 	}
 	var out []map[string]any
-	for _, a := range s.data.accounts[page[0]:page[1]] {
+	for _, a := range accounts[page[0]:page[1]] {
 		m := map[string]any{}
 		status := 1
 		if a.Status == "CLOSED" {
@@ -765,8 +801,13 @@ func (s *Server) serveCampaigns(w http.ResponseWriter, r *http.Request, account 
 			return
 		}
 	}
+	d, _, err := s.data.Of(account)
+	if err != nil {
+		s.fail(w, &apiErr{status: 500, code: 2, typ: "OAuthException", transient: true, msg: err.Error()})
+		return
+	}
 	var list []ads.Campaign
-	for _, c := range s.data.campaigns {
+	for _, c := range d.campaigns {
 		if c.AccountID == account && slices.Contains(statuses, c.Status) {
 			list = append(list, c)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // dataset is the demo data of the TikTok advertisers, as the fake serves it.
@@ -100,25 +101,47 @@ func load(cfg demo.Config) (*dataset, error) {
 	v, _ := datasets.LoadOrStore(cfg, &loadedData{})
 	l := v.(*loadedData)
 	l.once.Do(func() {
-		d := &dataset{ids: map[string]bool{}, campaigns: map[string]ads.Campaign{}, adgroups: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
-			facts: map[string][]ads.Fact{}, sets: map[string]map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+		d := newDataset()
 		// Accounts come first in the sink's order, so d.ids is known for the rest.
 		if l.err = demo.Generate(context.Background(), cfg, d, nil); l.err == nil {
-			byDate := func(fs []ads.Fact) {
-				sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
-			}
-			for _, fs := range d.facts {
-				byDate(fs)
-			}
-			for _, set := range d.sets {
-				for _, fs := range set {
-					byDate(fs)
-				}
-			}
+			d.sortFacts()
 			l.d = d
 		}
 	})
 	return l.d, l.err
+}
+
+// Accounts are the accounts the data holds.
+func (d *dataset) Accounts() []ads.Account { return d.accounts }
+
+// loadAccount builds one advertiser's data at a scale.
+func loadAccount(data *fakescale.Data, advertiser string) (*dataset, error) {
+	d := newDataset()
+	if err := data.Replay(advertiser, d); err != nil {
+		return nil, fmt.Errorf("tiktoktest: %w", err)
+	}
+	d.sortFacts()
+	return d, nil
+}
+
+func newDataset() *dataset {
+	return &dataset{ids: map[string]bool{}, campaigns: map[string]ads.Campaign{}, adgroups: map[string]ads.AdSet{}, ads: map[string]ads.Ad{},
+		facts: map[string][]ads.Fact{}, sets: map[string]map[string][]ads.Fact{}, reach: map[reachKey]int64{}}
+}
+
+// sortFacts puts every advertiser's rows in date order.
+func (d *dataset) sortFacts() {
+	byDate := func(fs []ads.Fact) {
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Date.Before(fs[j].Date) })
+	}
+	for _, fs := range d.facts {
+		byDate(fs)
+	}
+	for _, set := range d.sets {
+		for _, fs := range set {
+			byDate(fs)
+		}
+	}
 }
 
 // audience is how the fake writes a demo breakdown as TikTok's AUDIENCE

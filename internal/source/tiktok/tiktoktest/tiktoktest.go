@@ -42,8 +42,10 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/demo"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
 )
 
 // Defaults of Config.
@@ -79,6 +81,15 @@ type Config struct {
 	Demo             demo.Config // default duckdbtest.Config
 	Token            string      // the access token to accept (default DefaultToken)
 	AppID, AppSecret string      // the app's credentials (defaults above)
+	// Scale, when set, serves that many advertisers and days instead of Demo
+	// (package fakescale), building an advertiser's data when asked.
+	Scale *fakescale.Scale
+	// Serving says where to serve and which middleware to run (default: a
+	// fresh loopback port, none).
+	Serving fakescale.Serving
+	// Standalone is for a fake that runs until stopped: it keeps no log of
+	// the requests (Requests is empty).
+	Standalone bool
 }
 
 // Request is one request the fake received.
@@ -94,7 +105,7 @@ type Server struct {
 	URL string
 
 	cfg  Config
-	data *dataset
+	data *fakescale.Accounts[*dataset]
 	srv  *httptest.Server
 
 	mu       sync.Mutex
@@ -149,6 +160,16 @@ func New(tb testing.TB) *Server { return NewWith(tb, Config{}) }
 // NewWith starts a fake with cfg, closed when tb ends.
 func NewWith(tb testing.TB, cfg Config) *Server {
 	tb.Helper()
+	s, err := Start(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake with cfg; Close stops it.
+func Start(cfg Config) (*Server, error) {
 	if cfg.Demo.Anchor.IsZero() {
 		cfg.Demo = duckdbtest.Config
 	}
@@ -161,17 +182,19 @@ func NewWith(tb testing.TB, cfg Config) *Server {
 	if cfg.AppSecret == "" {
 		cfg.AppSecret = DefaultAppSecret
 	}
-	d, err := load(cfg.Demo)
-	if err != nil {
-		tb.Fatalf("tiktoktest: generating the demo data: %v", err)
+	s := &Server{cfg: cfg}
+	var err error
+	if s.data, err = fakescale.Open(cfg.Scale, catalog.TikTokAds, func() (*dataset, error) { return load(cfg.Demo) }, loadAccount); err != nil {
+		return nil, err
 	}
-	s := &Server{cfg: cfg, data: d}
 	s.Scenario()
-	s.srv = httptest.NewServer(s)
+	s.srv = cfg.Serving.Start(s)
 	s.URL = s.srv.URL
-	tb.Cleanup(s.srv.Close)
-	return s
+	return s, nil
 }
+
+// Close stops the fake.
+func (s *Server) Close() { s.srv.Close() }
 
 // Scenario resets the fake to normal service, then applies opts.
 func (s *Server) Scenario(opts ...Option) {
@@ -207,7 +230,7 @@ func (s *Server) AppID() string     { return s.cfg.AppID }
 func (s *Server) AppSecret() string { return s.cfg.AppSecret }
 
 // Accounts are the fake's advertisers (the demo's TikTok accounts).
-func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.accounts) }
+func (s *Server) Accounts() []ads.Account { return slices.Clone(s.data.List()) }
 
 // apiErr is an error envelope to answer with.
 type apiErr struct {
@@ -224,7 +247,9 @@ const prefix = "/open_api/v1.3"
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	params := r.URL.Query()
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Params: params, Header: r.Header.Clone()})
+	if !s.cfg.Standalone {
+		s.requests = append(s.requests, Request{Path: r.URL.Path, Params: params, Header: r.Header.Clone()})
+	}
 	sc := s.sc
 	s.mu.Unlock()
 	if r.Method != http.MethodGet {
@@ -277,7 +302,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, e)
 			return
 		}
-		s.servePaged(w, params, s.data.rows(q), sc)
+		d, _, err := s.data.Of(q.advertiser)
+		if err != nil {
+			s.fail(w, &apiErr{code: 50000, msg: err.Error()})
+			return
+		}
+		s.servePaged(w, params, d.rows(q), sc)
 	case "/campaign/get/":
 		s.serveCampaigns(w, params, sc)
 	default:
@@ -323,7 +353,7 @@ func (s *Server) serveAuthorized(w http.ResponseWriter, p url.Values) {
 		return
 	}
 	var list []map[string]string
-	for _, a := range s.data.accounts {
+	for _, a := range s.data.List() {
 		list = append(list, map[string]string{"advertiser_id": a.AccountID, "advertiser_name": a.AccountName})
 	}
 	s.respond(w, map[string]any{"list": list})
@@ -349,7 +379,7 @@ func (s *Server) serveInfo(w http.ResponseWriter, p url.Values, sc scenario) {
 			s.fail(w, &apiErr{code: CodePermission, msg: fmt.Sprintf("No permission to operate advertiser %s.", id)})
 			return
 		}
-		for _, a := range s.data.accounts {
+		for _, a := range s.data.List() {
 			if a.AccountID != id {
 				continue
 			}
@@ -383,7 +413,7 @@ var levelRank = map[string]int{"advertiser": 0, "campaign": 1, "adgroup": 2, "ad
 // parseReport validates a report request as the API does.
 func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 	q := &reportReq{advertiser: p.Get("advertiser_id"), filters: map[string][]string{}}
-	if !s.data.ids[q.advertiser] {
+	if !s.data.Has(q.advertiser) {
 		return nil, &apiErr{code: CodePermission, msg: fmt.Sprintf("No permission to operate advertiser %s.", q.advertiser)}
 	}
 	lv, ok := levelDims[p.Get("data_level")]
@@ -539,21 +569,26 @@ func paging(p url.Values) (page, size int, e *apiErr) {
 
 func (s *Server) serveCampaigns(w http.ResponseWriter, p url.Values, sc scenario) {
 	adv := p.Get("advertiser_id")
-	if !s.data.ids[adv] {
+	d, ok, err := s.data.Of(adv)
+	if err != nil {
+		s.fail(w, &apiErr{code: 50000, msg: err.Error()})
+		return
+	}
+	if !ok {
 		s.fail(w, &apiErr{code: CodePermission, msg: fmt.Sprintf("No permission to operate advertiser %s.", adv)})
 		return
 	}
 	all := strings.Contains(p.Get("filtering"), "CAMPAIGN_STATUS_ALL")
 	var rows []map[string]any
 	var ids []string
-	for id, c := range s.data.campaigns {
+	for id, c := range d.campaigns {
 		if c.AccountID == adv {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		c := s.data.campaigns[id]
+		c := d.campaigns[id]
 		op, sec := "ENABLE", "CAMPAIGN_STATUS_ENABLE"
 		switch c.Status {
 		case "PAUSED":
@@ -573,7 +608,11 @@ func (s *Server) serveCampaigns(w http.ResponseWriter, p url.Values, sc scenario
 // Ads are the IDs of an advertiser's ads, sorted (for tests of ID filters).
 func (s *Server) Ads(advertiserID string) []string {
 	var out []string
-	for id, a := range s.data.ads {
+	d, ok, _ := s.data.Of(advertiserID)
+	if !ok {
+		return nil
+	}
+	for id, a := range d.ads {
 		if a.AccountID == advertiserID {
 			out = append(out, id)
 		}
