@@ -2,6 +2,7 @@ package live
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sync"
 
@@ -143,20 +144,16 @@ func (b *Batch) emit(accounts []ads.Account, sink ads.Sink) error {
 	return nil
 }
 
-// merge adds what o holds to b.
+// merge adds what o holds to b; o, an account's own batch, is not used
+// again.
 func (b *Batch) merge(o *Batch) {
-	campaigns, adsets, adList, facts, reach := o.Snapshot()
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, c := range campaigns {
-		b.campaigns[c.AccountID+"\x00"+c.CampaignID] = c
-	}
-	for _, s := range adsets {
-		b.adsets[s.AccountID+"\x00"+s.AdSetID] = s
-	}
-	for _, a := range adList {
-		b.ads[a.AccountID+"\x00"+a.AdID] = a
-	}
-	b.facts = append(b.facts, facts...)
-	b.reach = append(b.reach, reach...)
+	maps.Copy(b.campaigns, o.campaigns)
+	maps.Copy(b.adsets, o.adsets)
+	maps.Copy(b.ads, o.ads)
+	b.facts = append(b.facts, o.facts...)
+	b.reach = append(b.reach, o.reach...)
 }
