@@ -143,23 +143,61 @@ func parseScale(text string, s *fakescale.Scale) error {
 	return nil
 }
 
-// fakes are the three running fakes.
-type fakes struct {
-	meta   *metatest.Server
-	google *googleadstest.Server
-	tiktok *tiktoktest.Server
+// running is one fake serving: what closes it, its URL and accounts, and
+// its section of the adsmcp config (YAML under sources:, indented by two).
+type running struct {
+	close    func()
+	url      string
+	accounts []ads.Account
+	section  string
 }
 
-func (f *fakes) Close() {
-	for _, c := range []interface{ Close() }{f.meta, f.google, f.tiktok} {
-		if c != nil {
-			c.Close()
+// platform is one fake API the program runs. A new live platform is one
+// entry here (docs/developing.md, "Add a live source").
+type platform struct {
+	name  string // the catalog platform, as printed
+	label string // in messages
+	start func(sc *fakescale.Scale, s fakescale.Serving) (*running, error)
+}
+
+// platforms are the fakes, in the order of their ports.
+var platforms = []platform{
+	{"meta_ads", "the Meta fake", func(sc *fakescale.Scale, s fakescale.Serving) (*running, error) {
+		f, err := metatest.Start(metatest.Config{Scale: sc, Serving: s, Standalone: true})
+		if err != nil {
+			return nil, err
 		}
+		return &running{f.Close, f.URL, f.Accounts(), fmt.Sprintf("  meta:\n    access_token: %s\n    base_url: %s\n", f.Token(), f.URL)}, nil
+	}},
+	{"google_ads", "the Google Ads fake", func(sc *fakescale.Scale, s fakescale.Serving) (*running, error) {
+		f, err := googleadstest.New(googleadstest.Config{Scale: sc, Serving: s, Standalone: true})
+		if err != nil {
+			return nil, err
+		}
+		return &running{f.Close, f.URL, f.Accounts(), fmt.Sprintf("  google_ads:\n    client_id: %s\n    client_secret: %s\n    refresh_token: %s\n    base_url: %s\n    token_url: %s\n",
+			googleadstest.ClientID, googleadstest.ClientSecret, googleadstest.RefreshToken, f.URL, f.TokenURL)}, nil
+	}},
+	{"tiktok_ads", "the TikTok fake", func(sc *fakescale.Scale, s fakescale.Serving) (*running, error) {
+		f, err := tiktoktest.Start(tiktoktest.Config{Scale: sc, Serving: s, Standalone: true})
+		if err != nil {
+			return nil, err
+		}
+		return &running{f.Close, f.URL, f.Accounts(), fmt.Sprintf("  tiktok:\n    access_token: %s\n    app_id: \"%s\"\n    app_secret: %s\n    base_url: %s\n",
+			f.Token(), f.AppID(), f.AppSecret(), f.URL)}, nil
+	}},
+}
+
+// fakes are the running fakes, in platforms' order.
+type fakes []*running
+
+func (f fakes) Close() {
+	for _, r := range f {
+		r.close()
 	}
 }
 
-// start starts the fakes on three loopback ports.
-func start(o *options) (_ *fakes, err error) {
+// start starts the fakes on consecutive loopback ports.
+func start(o *options) (_ fakes, err error) {
 	host, port, err := net.SplitHostPort(o.addr)
 	if err != nil {
 		return nil, fmt.Errorf("-addr %q: %w", o.addr, err)
@@ -168,48 +206,31 @@ func start(o *options) (_ *fakes, err error) {
 		return nil, fmt.Errorf("-addr %q: serve on loopback (127.0.0.1): the fakes accept well-known fake credentials", o.addr)
 	}
 	first, err := strconv.Atoi(port)
-	if err != nil || first < 0 || first > 65533 {
-		return nil, fmt.Errorf("-addr %q: want a port from 0 to 65533", o.addr)
+	if err != nil || first < 0 || first > 65535-len(platforms)+1 {
+		return nil, fmt.Errorf("-addr %q: want a port from 0 to %d", o.addr, 65535-len(platforms)+1)
 	}
-	listen := func(i int) (fakescale.Serving, error) {
-		p := 0
-		if first != 0 {
-			p = first + i
-		}
-		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
-		if err != nil {
-			return fakescale.Serving{}, fmt.Errorf("listening: %w", err)
-		}
-		return fakescale.Serving{Listener: ln, Wrap: delay(o.latency)}, nil
-	}
-	f := &fakes{}
+	var f fakes
 	defer func() {
 		if err != nil {
 			f.Close()
 		}
 	}()
 	sc := o.scale
-	s, err := listen(0)
-	if err != nil {
-		return nil, err
-	}
-	if f.meta, err = metatest.Start(metatest.Config{Scale: &sc, Serving: s, Standalone: true}); err != nil {
-		s.Listener.Close()
-		return nil, fmt.Errorf("the Meta fake: %w", err)
-	}
-	if s, err = listen(1); err != nil {
-		return nil, err
-	}
-	if f.google, err = googleadstest.New(googleadstest.Config{Scale: &sc, Serving: s, Standalone: true}); err != nil {
-		s.Listener.Close()
-		return nil, fmt.Errorf("the Google Ads fake: %w", err)
-	}
-	if s, err = listen(2); err != nil {
-		return nil, err
-	}
-	if f.tiktok, err = tiktoktest.Start(tiktoktest.Config{Scale: &sc, Serving: s, Standalone: true}); err != nil {
-		s.Listener.Close()
-		return nil, fmt.Errorf("the TikTok fake: %w", err)
+	for i, p := range platforms {
+		port := 0
+		if first != 0 {
+			port = first + i
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if err != nil {
+			return f, fmt.Errorf("listening: %w", err)
+		}
+		r, err := p.start(&sc, fakescale.Serving{Listener: ln, Wrap: delay(o.latency)})
+		if err != nil {
+			ln.Close()
+			return f, fmt.Errorf("%s: %w", p.label, err)
+		}
+		f = append(f, r)
 	}
 	return f, nil
 }
@@ -234,30 +255,18 @@ func delay(d time.Duration) func(http.Handler) http.Handler {
 }
 
 // config is the adsmcp config file for the fakes.
-func (f *fakes) config(o *options) string {
+func (f fakes) config(o *options) string {
 	sc := o.scale
-	return fmt.Sprintf(`%s -config %s (seed %d, %d days to %s): adsmcp's live
+	var b strings.Builder
+	fmt.Fprintf(&b, `%s -config %s (seed %d, %d days to %s): adsmcp's live
 # sources pointed at local fakes of the ad platforms' APIs, which stop when it stops.
 # The credentials are the fakes' own, not secrets.
 sources:
-  meta:
-    access_token: %s
-    base_url: %s
-  google_ads:
-    client_id: %s
-    client_secret: %s
-    refresh_token: %s
-    base_url: %s
-    token_url: %s
-  tiktok:
-    access_token: %s
-    app_id: "%s"
-    app_secret: %s
-    base_url: %s
-`, header, o.config, sc.Seed, sc.Days, sc.Anchor.AddDate(0, 0, -1).Format(time.DateOnly),
-		f.meta.Token(), f.meta.URL,
-		googleadstest.ClientID, googleadstest.ClientSecret, googleadstest.RefreshToken, f.google.URL, f.google.TokenURL,
-		f.tiktok.Token(), f.tiktok.AppID(), f.tiktok.AppSecret(), f.tiktok.URL)
+`, header, o.config, sc.Seed, sc.Days, sc.Anchor.AddDate(0, 0, -1).Format(time.DateOnly))
+	for _, r := range f {
+		b.WriteString(r.section)
+	}
+	return b.String()
 }
 
 // mayWrite refuses a config file this command did not write: it never
@@ -298,11 +307,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.latency > 0 {
 		latency = fmt.Sprintf("; each request delayed %s", o.latency)
 	}
-	for _, p := range []struct {
-		name, url string
-		accounts  []ads.Account
-	}{{"meta_ads", f.meta.URL, f.meta.Accounts()}, {"google_ads", f.google.URL, f.google.Accounts()}, {"tiktok_ads", f.tiktok.URL, f.tiktok.Accounts()}} {
-		fmt.Fprintf(stdout, "  %-10s %s  %s%s\n", p.name, p.url, accountList(p.accounts), latency)
+	for i, r := range f {
+		fmt.Fprintf(stdout, "  %-10s %s  %s%s\n", platforms[i].name, r.url, accountList(r.accounts), latency)
 	}
 	fmt.Fprintf(stdout, "Wrote %s. Try:\n", o.config)
 	fmt.Fprintf(stdout, "  go run ./cmd/adsmcp accounts --config %s\n", o.config)
