@@ -9,6 +9,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -205,6 +206,9 @@ func (s *Source) fetch(ctx context.Context, q *query.Query, p pass) (*Batch, []d
 		return nil, nil, err
 	}
 	if len(other) > 0 {
+		if qe := queryProblems(other); qe != nil {
+			return nil, nil, qe
+		}
 		return nil, nil, errors.Join(other...)
 	}
 	if len(failed) > 0 {
@@ -267,6 +271,33 @@ func FetchReach(ctx context.Context, c Connector, q *query.Query, accounts []ads
 		return fetch(ctx)
 	}
 	return nil
+}
+
+// queryProblems are the problems of every platform that refused the query's
+// shape (a *query.Error from its connector's Compile), in one error, in a
+// fixed order: each platform plans in parallel, and the caller fixes every
+// problem at once rather than the one that happened to finish first. Nil
+// when no platform refused it.
+func queryProblems(errs []error) *query.Error {
+	var out query.Error
+	for _, err := range errs {
+		var qe *query.Error
+		if !errors.As(err, &qe) {
+			continue
+		}
+		for _, p := range qe.Problems {
+			if !slices.ContainsFunc(out.Problems, func(x query.Problem) bool { return x.Field == p.Field && x.Problem == p.Problem }) {
+				out.Problems = append(out.Problems, p)
+			}
+		}
+	}
+	if len(out.Problems) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(out.Problems, func(a, b query.Problem) int {
+		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(a.Problem, b.Problem))
+	})
+	return &out
 }
 
 // Close does nothing: connectors hold no open resources.

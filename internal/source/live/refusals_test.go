@@ -1,0 +1,53 @@
+package live_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/answer"
+)
+
+// A query two platforms' APIs cannot report, each for its own reason, is
+// refused before any request with both problems, every time in the same
+// order — not with whichever platform's refusal came first.
+func TestEveryPlatformsRefusalAtOnce(t *testing.T) {
+	f := startFakes(t)
+	args := `{"account_ids":["617-204-8851","act_4409187263550918"],"date_range":{"start":"2026-01-01","end":"2026-01-31"},` +
+		`"dimensions":["country","device","ad_name"],"metrics":["spend"]}`
+	var first string
+	for i := range 5 {
+		f.meta.ClearRequests()
+		before := len(f.google.Requests())
+		res, err := f.engine.Query(context.Background(), answer.Request{Args: []byte(args), Client: "claude-ai"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		block := res.Blocks[0]
+		for _, want := range []string{`"type":"invalid_query"`, "Google Ads reports countries", "Meta reports country alone, not with device"} {
+			if !strings.Contains(block, want) {
+				t.Fatalf("call %d lacks %q: %.600s", i, want, block)
+			}
+		}
+		n := 0
+		for _, r := range f.meta.Requests() {
+			if strings.HasSuffix(r.Path, "/insights") {
+				n++
+			}
+		}
+		for _, r := range f.google.Requests()[before:] {
+			if strings.Contains(r.Query, "metrics.") {
+				n++
+			}
+		}
+		if n != 0 {
+			t.Errorf("call %d made %d report requests before refusing", i, n)
+		}
+		problems := block[:max(0, strings.Index(block, `"_meta"`))]
+		if i == 0 {
+			first = problems
+		} else if problems != first {
+			t.Errorf("call %d's problems differ from the first's:\n%s\n%s", i, problems, first)
+		}
+	}
+}
