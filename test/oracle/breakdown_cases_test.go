@@ -31,7 +31,7 @@ func accountsOfPlatform(d *Data, platform string) []string {
 func pinned(t *testing.T, args string) *tcase {
 	t.Helper()
 	d := oracleData(t)
-	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
+	e := &answer.Engine{Source: engineSource(t), Now: duckdbtest.Now}
 	tc := run(t, e, t.Name(), &call{}, []byte(args))
 	if tc.problem != "" {
 		t.Fatalf("unreadable answer: %s\n%s", tc.problem, describe(tc))
@@ -182,6 +182,7 @@ func TestAttributionColumnMetaGoogle(t *testing.T) {
 // TestAttributionWindowArgument: the warehouse answers under a window only
 // when every account holds it; Google refuses any.
 func TestAttributionWindowArgument(t *testing.T) {
+	warehouseOnly(t)
 	d := oracleData(t)
 	meta, google := accountsOfPlatform(d, metaAds)[0], accountsOfPlatform(d, googleAds)[0]
 	held := d.Accounts[meta].AttributionWindow
@@ -209,6 +210,7 @@ func TestAttributionWindowArgument(t *testing.T) {
 // default actions to its conversions and conversion_value; every set row
 // has its set's dimensions and no ad set or ad.
 func TestBreakdownSetsSumToDelivery(t *testing.T) {
+	warehouseOnly(t)
 	d := oracleData(t)
 	type key struct {
 		campaign string

@@ -134,7 +134,7 @@ func TestCompareCases(t *testing.T) {
 // every invariant over all of them.
 func runPinned(t *testing.T, pins []pinnedCompare) {
 	d := oracleData(t)
-	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
+	e := &answer.Engine{Source: engineSource(t), Now: duckdbtest.Now}
 	var cases []*tcase
 	for _, p := range pins {
 		cs := runCompare(t, e, p.name, &call{Client: p.client, Budget: p.budget}, []byte(p.args))

@@ -330,12 +330,7 @@ var compareInvariants = []invariant{
 	{"g_summary", isCmpSumm, checkCmpSummary},
 	{"h_warnings", func(c *tcase) bool { return isCmp(c) && (c.isCSV() || c.isSumm()) }, checkCmpWarnings},
 	{"i_suggestions", func(c *tcase) bool { return c.sugg != nil }, checkCmpSuggestion},
-	{"j_no_source_error", func(c *tcase) bool { return c.head != nil }, func(d *Data, c *tcase) []string {
-		if c.head.Type == "source_error" || c.head.Type == "internal_error" {
-			return []string{fmt.Sprintf("[%s] %.300s", c.head.Type, c.head.Detail)}
-		}
-		return nil
-	}},
+	{"j_no_source_error", func(c *tcase) bool { return c.head != nil }, checkNoSourceError},
 	{"k_refusals", func(c *tcase) bool { return c.parent == nil && c.head != nil }, checkRefusals},
 	{"l_attribution", func(c *tcase) bool { return isCmp(c) && (c.isCSV() || c.isSumm()) }, checkAttribution},
 }
@@ -350,7 +345,7 @@ var compareInvariants = []invariant{
 // data_too_large answer are run and checked the same way.
 func TestPropertyCompare(t *testing.T) {
 	d := oracleData(t)
-	e := &answer.Engine{Source: duckdbtest.Open(t), Now: duckdbtest.Now}
+	e := &answer.Engine{Source: engineSource(t), Now: duckdbtest.Now}
 	g := newGen(*flagSeed, d)
 	started := time.Now()
 	breakdownTally = tally{}
@@ -1085,6 +1080,10 @@ func checkCmpWarnings(d *Data, c *tcase) []string {
 	}
 	w := c.meta.warning("compare_coverage")
 	switch {
+	case liveSource():
+		// A live source keeps no record of the days it holds: the platform
+		// is the record, and a window without rows is told as such ("either
+		// nothing ran then or …"), not by a coverage the oracle could check.
 	case len(short) > 0 && w == nil:
 		p = append(p, fmt.Sprintf("[compare_coverage-missing] %v have data for only part of the comparison window %s … %s, or none; no compare_coverage warning", short, bs.Format(time.DateOnly), be.Format(time.DateOnly)))
 	case len(short) == 0 && w != nil:
