@@ -28,7 +28,8 @@ type BreakdownSet struct {
 	// campaign for the others, which keeps a warehouse's breakdown rows in
 	// proportion to its campaigns, not its ads.
 	Level Level
-	// Platforms report the set.
+	// Platforms report the set: those whose row in the platform table lists
+	// it (Platform.Sets).
 	Platforms []string
 	// Label names the set in messages ("age and gender").
 	Label string
@@ -40,21 +41,21 @@ const Delivery = "delivery"
 
 // breakdownSets is the table, in the order a query prefers them: a query
 // whose breakdowns more than one set of a platform holds reads the first.
-var breakdownSets = []BreakdownSet{
+var breakdownSets = setsReportedBy([]BreakdownSet{
 	{Key: Delivery, Dimensions: []string{"country", "device", "publisher_platform"}, Level: LevelAd,
-		Platforms: AllPlatforms, Label: "country, device and publisher_platform"},
+		Label: "country, device and publisher_platform"},
 	{Key: "age_gender", Dimensions: []string{"age", "gender"}, Level: LevelCampaign,
-		Platforms: []string{MetaAds, TikTokAds}, Label: "age and gender"},
+		Label: "age and gender"},
 	{Key: "age", Dimensions: []string{"age"}, Level: LevelCampaign,
-		Platforms: []string{GoogleAds}, Label: "age (alone)"},
+		Label: "age (alone)"},
 	{Key: "gender", Dimensions: []string{"gender"}, Level: LevelCampaign,
-		Platforms: []string{GoogleAds}, Label: "gender (alone)"},
+		Label: "gender (alone)"},
 	{Key: "placement", Dimensions: []string{"publisher_platform", "placement", "device"}, Level: LevelCampaign,
-		Platforms: []string{MetaAds, TikTokAds}, Label: "placement with publisher_platform and device"},
+		Label: "placement with publisher_platform and device"},
 	{Key: "conversion_action", Dimensions: []string{"conversion_action"}, Level: LevelCampaign,
-		Metrics: []string{"conversions", "conversion_value"}, Platforms: AllPlatforms,
-		Label: "conversion_action (with conversions and conversion_value only)"},
-}
+		Metrics: []string{"conversions", "conversion_value"},
+		Label:   "conversion_action (with conversions and conversion_value only)"},
+})
 
 // BreakdownSets returns the table. The slice is a copy.
 func BreakdownSets() []BreakdownSet { return slices.Clone(breakdownSets) }

@@ -32,6 +32,14 @@ type Platform struct {
 	// Publishers are the publisher_platform values of its delivery (where
 	// inside the platform an ad ran), with their aliases.
 	Publishers []Publisher
+	// Sets are the breakdown sets its reports give (BreakdownSet keys, in
+	// the sets' order): the breakdown dimensions it reports are theirs.
+	Sets []string
+	// NotReported are the stored metrics it does not report: its facts hold
+	// NULL for them and answers warn metric_not_reported. It reports every
+	// other stored metric, and a computed metric where it reports all the
+	// metric's parts.
+	NotReported []string
 	// FixedAttribution, when not empty, says how the platform counts
 	// conversions when its reports take no attribution window per request
 	// ("counts each conversion action under its own …"): an
@@ -48,6 +56,7 @@ var platforms = []Platform{
 		Name: MetaAds, Label: "Meta", DisplayName: "Meta Ads",
 		Aliases:   []string{"meta", "facebook", "fb", "facebook ads", "fb ads", "meta marketing"},
 		AccountID: &metaAccountID,
+		Sets:      []string{Delivery, "age_gender", "placement", "conversion_action"},
 		Publishers: []Publisher{
 			{Name: "facebook", Aliases: []string{"fb"}},
 			{Name: "instagram", Aliases: []string{"ig", "insta", "instagram ads"}},
@@ -60,6 +69,8 @@ var platforms = []Platform{
 		Name: GoogleAds, Label: "Google", DisplayName: "Google Ads",
 		Aliases:          []string{"google", "adwords"},
 		AccountID:        &googleAccountID,
+		Sets:             []string{Delivery, "age", "gender", "conversion_action"},
+		NotReported:      []string{"link_clicks", "video_views_p100", "reach"},
 		FixedAttribution: "counts each conversion action under its own click-through and view-through windows",
 		Publishers: []Publisher{
 			{Name: "search", Aliases: []string{"google search", "search network", "google search network"}},
@@ -79,6 +90,8 @@ var platforms = []Platform{
 	{
 		Name: TikTokAds, Label: "TikTok", DisplayName: "TikTok Ads",
 		Aliases:          []string{"tiktok"},
+		Sets:             []string{Delivery, "age_gender", "placement", "conversion_action"},
+		NotReported:      []string{"link_clicks"},
 		FixedAttribution: "counts conversions under each ad group's attribution setting",
 		Publishers: []Publisher{
 			{Name: "tiktok", Aliases: []string{"placement_tiktok"}},

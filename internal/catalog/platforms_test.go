@@ -1,6 +1,9 @@
 package catalog
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestPlatformTable: the table is consistent — names and aliases name one
 // platform each, every publisher platform belongs to a platform of the table,
@@ -53,6 +56,28 @@ func TestAccountIDForms(t *testing.T) {
 	} {
 		if got := NormalizeAccountID(c.id, c.platform); got != c.want {
 			t.Errorf("NormalizeAccountID(%q, %s) = %q, want %q", c.id, c.platform, got, c.want)
+		}
+	}
+}
+
+// TestPlatformRowsNameWhatExists: a platform's row names only breakdown sets
+// and stored metrics the catalog has, each once, delivery among its sets —
+// a misspelling there would silently change what the platform reports.
+func TestPlatformRowsNameWhatExists(t *testing.T) {
+	for _, p := range Platforms() {
+		if !slices.Contains(p.Sets, Delivery) {
+			t.Errorf("%s: Sets %v lacks %s", p.Name, p.Sets, Delivery)
+		}
+		for i, k := range p.Sets {
+			if _, ok := BreakdownSetByKey(k); !ok || slices.Index(p.Sets, k) != i {
+				t.Errorf("%s: set %q is unknown or listed twice", p.Name, k)
+			}
+		}
+		for i, m := range p.NotReported {
+			f, ok := Lookup(m)
+			if !ok || (f.Aggregation != Sum && f.Distinct == "") || slices.Index(p.NotReported, m) != i {
+				t.Errorf("%s: NotReported %q is not a stored metric, or listed twice", p.Name, m)
+			}
 		}
 	}
 }
