@@ -3,9 +3,10 @@ package catalog
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/docstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the tables generated from the catalog in docs/fields.md")
@@ -116,25 +117,5 @@ func notReported(f Field) string {
 // from the catalog, so a metric added there is documented, with how every
 // platform gives it, without editing a page by hand.
 func TestFieldsDocIsTheCatalog(t *testing.T) {
-	raw, err := os.ReadFile(fieldsDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
-	before, rest, ok1 := strings.Cut(doc, tablesBegin+"\n")
-	current, after, ok2 := strings.Cut(rest, tablesEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("%s has no generated tables between %q and %q", fieldsDoc, tablesBegin, tablesEnd)
-	}
-	want := fieldTables()
-	if current == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(fieldsDoc, []byte(before+tablesBegin+"\n"+want+tablesEnd+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s is out of date: run go test ./internal/catalog -update. Want:\n%s", fieldsDoc, want)
+	docstest.Block(t, fieldsDoc, tablesBegin, tablesEnd, fieldTables(), *update, "go test ./internal/catalog -update")
 }

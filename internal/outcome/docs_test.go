@@ -2,9 +2,10 @@ package outcome
 
 import (
 	"flag"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/docstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the table of codes in docs/mcp.md")
@@ -37,25 +38,5 @@ func table() string {
 // TestDocsListEveryCode: docs/mcp.md's table of codes is the one generated
 // from All, so every code is documented for users in the words of its Doc.
 func TestDocsListEveryCode(t *testing.T) {
-	raw, err := os.ReadFile(docsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
-	before, rest, ok1 := strings.Cut(doc, tableBegin+"\n")
-	current, after, ok2 := strings.Cut(rest, tableEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("%s has no table of codes between %q and %q", docsPath, tableBegin, tableEnd)
-	}
-	want := table()
-	if current == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(docsPath, []byte(before+tableBegin+"\n"+want+tableEnd+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s's table of codes is out of date: run go test ./internal/outcome -update. Want:\n%s", docsPath, want)
+	docstest.Block(t, docsPath, tableBegin, tableEnd, table(), *update, "go test ./internal/outcome -update")
 }

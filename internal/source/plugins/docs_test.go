@@ -2,11 +2,11 @@ package plugins
 
 import (
 	"flag"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/docstest"
 )
 
 var update = flag.Bool("update", false, "rewrite the table generated from the connectors in docs/fields.md")
@@ -73,25 +73,5 @@ func TestEveryLiveSourceMapsItsPlatform(t *testing.T) {
 // TestFieldsDocIsTheConnectors: docs/fields.md's table of the APIs' fields is
 // the one generated from the connectors.
 func TestFieldsDocIsTheConnectors(t *testing.T) {
-	raw, err := os.ReadFile(fieldsDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
-	before, rest, ok1 := strings.Cut(doc, apiBegin+"\n")
-	current, after, ok2 := strings.Cut(rest, apiEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("%s has no generated table between %q and %q", fieldsDoc, apiBegin, apiEnd)
-	}
-	want := apiTable()
-	if current == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(fieldsDoc, []byte(before+apiBegin+"\n"+want+apiEnd+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s is out of date: run go test ./internal/source/plugins -update. Want:\n%s", fieldsDoc, want)
+	docstest.Block(t, fieldsDoc, apiBegin, apiEnd, apiTable(), *update, "go test ./internal/source/plugins -update")
 }
