@@ -6,18 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
-	"github.com/adsmcp/adsmcp/internal/source/googleads"
-	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
-	"github.com/adsmcp/adsmcp/internal/source/live"
-	"github.com/adsmcp/adsmcp/internal/source/meta"
-	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
-	"github.com/adsmcp/adsmcp/internal/source/tiktok"
-	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
+	"github.com/adsmcp/adsmcp/internal/source/live/livetest"
 )
 
 var flagSource = flag.String("oracle.source", "warehouse",
@@ -36,24 +29,7 @@ func engineSource(t testing.TB) source.Source {
 	default:
 		t.Fatalf("-oracle.source %q: want warehouse or live", *flagSource)
 	}
-	m := metatest.New(t)
-	g := googleadstest.Start(t, googleadstest.Config{})
-	tt := tiktoktest.New(t)
-	mc, err := meta.New(meta.Options{BaseURL: m.URL, AccessToken: m.Token(), RequestsPerSecond: 5000, RetryBaseDelay: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gc, err := googleads.New(googleads.Options{BaseURL: g.URL, TokenURL: g.TokenURL, ClientID: googleadstest.ClientID,
-		ClientSecret: googleadstest.ClientSecret, RefreshToken: googleadstest.RefreshToken, RequestsPerSecond: -1, RetryBaseDelay: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc, err := tiktok.New(tiktok.Options{BaseURL: tt.URL, AccessToken: tt.Token(), AppID: tt.AppID(), AppSecret: tt.AppSecret(),
-		RequestsPerSecond: 5000, RetryBaseDelay: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return live.New(nil, mc, gc, tc)
+	return livetest.Start(t, livetest.Config{}).Source()
 }
 
 // liveSource says whether the engine answers from the live source.
