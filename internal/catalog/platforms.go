@@ -46,6 +46,17 @@ type Platform struct {
 	// attribution_window other than its accounts' is refused with it. Empty:
 	// the reports take a window (AttributionPlatforms).
 	FixedAttribution string
+	// SyncLookback is how many days before the newest synced day a sync
+	// fetches again, because the platform still revises them: a conversion
+	// is counted on the day of the ad's click or view, up to the end of the
+	// attribution (conversion) window after it. Each row cites its figure;
+	// docs/sync.md#lookback-per-platform compares them with what established
+	// connectors re-fetch (Fivetran, Airbyte, Singer).
+	SyncLookback int
+	// MaxHistory is how many months back from today a backfill may go: the
+	// oldest data the platform's reports return (each row cites its figure;
+	// docs/sync.md#history-limits).
+	MaxHistory int
 }
 
 // platforms is the table, in AllPlatforms order. Bare "facebook"/"fb" and
@@ -64,6 +75,14 @@ var platforms = []Platform{
 			{Name: "audience_network", Aliases: []string{"fan", "facebook audience network", "meta audience network"}},
 			{Name: "threads"},
 		},
+		// Meta's longest attribution window is 28-day click (28d_click, Ads
+		// Insights action_attribution_windows); Airbyte's source-facebook-marketing
+		// (insights_lookback_window) and Singer's tap-facebook
+		// (insights_buffer_days) re-fetch 28 days by default.
+		SyncLookback: 28,
+		// date_preset=maximum returns at most 37 months:
+		// https://developers.facebook.com/docs/graph-api/reference/adaccount/insights
+		MaxHistory: 37,
 	},
 	{
 		Name: GoogleAds, Label: "Google", DisplayName: "Google Ads",
@@ -86,6 +105,14 @@ var platforms = []Platform{
 			{Name: "maps", Aliases: []string{"google maps"}},
 			{Name: "mixed", Aliases: []string{"cross network"}},
 		},
+		// Google Ads' default conversion window is 30 days (a conversion action
+		// may set 1 to 90): https://support.google.com/google-ads/answer/3123169.
+		// The Databricks and DinMo Google Ads connectors re-fetch 30 days by
+		// default too.
+		SyncLookback: 30,
+		// Account data, performance metrics included, is kept 11 years since
+		// 2024-11-13: https://support.google.com/google-ads/answer/10769131
+		MaxHistory: 132,
 	},
 	{
 		Name: TikTokAds, Label: "TikTok", DisplayName: "TikTok Ads",
@@ -98,6 +125,14 @@ var platforms = []Platform{
 			{Name: "pangle", Aliases: []string{"placement_pangle"}},
 			{Name: "global_app_bundle", Aliases: []string{"placement_global_app_bundle"}},
 		},
+		// TikTok's longest click-through attribution window is 28 days
+		// (view-through 7); Fivetran's TikTok Ads attribution_window_size goes
+		// up to 28 (TWENTY_EIGHT).
+		SyncLookback: 28,
+		// TikTok documents no limit where we looked; 24 months is the longest
+		// fixed backfill Fivetran's TikTok Ads connector offers
+		// (timeframe_months TWENTY_FOUR).
+		MaxHistory: 24,
 	},
 }
 

@@ -1,8 +1,13 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/docstest"
 )
 
 // TestPlatformTable: the table is consistent — names and aliases name one
@@ -80,4 +85,47 @@ func TestPlatformRowsNameWhatExists(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPlatformSyncWindows: every platform says how many days a sync
+// re-fetches and how far back a backfill may go, and the lookback lies well
+// inside the history (a lookback reaching past the oldest day the platform
+// reports would ask for days it refuses).
+func TestPlatformSyncWindows(t *testing.T) {
+	// Any day will do: the shortest history (February, leap or not) is the
+	// one to beat.
+	for _, today := range []time.Time{
+		time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2028, 3, 31, 0, 0, 0, 0, time.UTC),
+	} {
+		for _, p := range Platforms() {
+			if p.SyncLookback <= 0 || p.MaxHistory <= 0 {
+				t.Errorf("%s: SyncLookback %d days, MaxHistory %d months: both must be set", p.Name, p.SyncLookback, p.MaxHistory)
+				continue
+			}
+			lookbackFrom := today.AddDate(0, 0, -p.SyncLookback)
+			historyFrom := today.AddDate(0, -p.MaxHistory, 0)
+			if !historyFrom.Before(lookbackFrom) {
+				t.Errorf("%s: a %d-day lookback from %s reaches %s, not inside %d months of history (from %s)",
+					p.Name, p.SyncLookback, today.Format(time.DateOnly), lookbackFrom.Format(time.DateOnly), p.MaxHistory, historyFrom.Format(time.DateOnly))
+			}
+		}
+	}
+}
+
+const (
+	syncDoc        = "../../docs/sync.md"
+	syncTableBegin = "<!-- generated from internal/catalog by `go test ./internal/catalog -update`; edit platforms.go, not this table -->"
+	syncTableEnd   = "<!-- end of generated table -->"
+)
+
+// TestSyncDocFigures: the lookback and history figures docs/sync.md shows
+// are the platform table's.
+func TestSyncDocFigures(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| platform | lookback (`SyncLookback`) | history (`MaxHistory`) |\n|---|---|---|\n")
+	for _, p := range Platforms() {
+		fmt.Fprintf(&b, "| %s | %d days | %d months |\n", p.DisplayName, p.SyncLookback, p.MaxHistory)
+	}
+	docstest.Block(t, syncDoc, syncTableBegin, syncTableEnd, b.String(), *update, "go test ./internal/catalog -update")
 }
