@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -199,8 +200,10 @@ func backfillFrom(since, today time.Time, platform string) time.Time {
 	if from.IsZero() {
 		from = today.Add(-DefaultSince).AddDate(0, 0, 1)
 	}
-	if oldest := today.AddDate(0, -maxHistoryMonths, 0); from.Before(oldest) {
-		from = oldest
+	if p, ok := catalog.PlatformByName(platform); ok && p.MaxHistory > 0 {
+		if oldest := today.AddDate(0, -p.MaxHistory, 0); from.Before(oldest) {
+			from = oldest
+		}
 	}
 	if from.After(today) {
 		from = today
@@ -208,12 +211,12 @@ func backfillFrom(since, today time.Time, platform string) time.Time {
 	return from
 }
 
-// maxHistoryMonths bounds a backfill: Meta's Insights keep 37 months.
-// TODO(sync): per platform, from the platform table.
-const maxHistoryMonths = 37
-
-// lookback is how many days before today a platform may still revise.
+// lookback is how many days before today a platform may still revise (the
+// platform table's SyncLookback, with its sources).
 func lookback(platform string) int {
+	if p, ok := catalog.PlatformByName(platform); ok && p.SyncLookback > 0 {
+		return p.SyncLookback
+	}
 	return 28
 }
 
