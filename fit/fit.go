@@ -78,6 +78,7 @@ func newPipeline(t *Table, opt Options) (*pipeline, error) {
 		Optimizations: slices.Clone(opt.Report.Optimizations),
 		Warnings:      slices.Clone(opt.Report.Warnings),
 		Definitions:   opt.Definitions,
+		Provenance:    opt.Provenance,
 		Query:         opt.Query,
 		SourceCalls:   opt.Report.SourceCalls,
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	// attribution window), reported as _meta.definitions (as JSON), so the
 	// reader never repeats a number without its definition. Nil: none.
 	Definitions any
+	// Provenance says where the table's rows came from and how fresh they
+	// are (for adsmcp: a synced warehouse, per account, or the platforms'
+	// APIs), reported as _meta.data_source (as JSON). Nil: not said.
+	Provenance any
 	// Query is the query that produced the table, reported in _meta.query (as
 	// JSON) so the model can re-run or change it. Nil: no echo.
 	Query any

@@ -57,6 +57,7 @@ type Meta struct {
 	// Comparison states both windows of a period-over-period answer.
 	Comparison  *ComparisonMeta `json:"comparison,omitempty"`
 	Definitions any             `json:"definitions,omitempty"`
+	Provenance  any             `json:"data_source,omitempty"`
 	Query       any             `json:"query,omitempty"`
 	SourceCalls int             `json:"source_calls"`
 	ElapsedMS   int64           `json:"elapsed_ms"`

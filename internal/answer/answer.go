@@ -106,6 +106,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	started := time.Now()
 	calls := &source.Calls{}
 	ctx = source.WithCalls(ctx, calls)
+	ctx = source.WithProvenance(ctx, &source.ProvenanceNotes{})
 	// What a source keeps for this call (a live source's fetched rows, which
 	// answer its re-queries) is released when the call ends.
 	ctx, scope := source.WithScope(ctx)
@@ -157,6 +158,7 @@ func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 
 // fitted is fit's answer from tab, or the source error a re-query met.
 func (e *Engine) fitted(ctx context.Context, started time.Time, b budget.Budget, q *query.Query, tab *fit.Table, opts fit.Options, calls *source.Calls) (*Result, error) {
+	opts.Provenance = provenanceOf(ctx)
 	resp, err := fit.Fit(ctx, tab, opts)
 	if err != nil {
 		if ctx.Err() != nil {

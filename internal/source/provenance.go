@@ -77,3 +77,9 @@ func (n *ProvenanceNotes) Notes() []Provenance {
 	defer n.mu.Unlock()
 	return append([]Provenance(nil), n.notes...)
 }
+
+// ProvenanceNotesFrom is the notes ctx collects into, or nil.
+func ProvenanceNotesFrom(ctx context.Context) *ProvenanceNotes {
+	n, _ := ctx.Value(provenanceKey{}).(*ProvenanceNotes)
+	return n
+}
