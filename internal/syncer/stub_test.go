@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -26,6 +27,9 @@ type stubConn struct {
 	requests []stubRequest
 	// fail, when set, is asked before each request: an error fails it.
 	fail func(r stubRequest) error
+	// revised are days whose figures the platform has revised since: their
+	// value is multiplied.
+	revised map[time.Time]float64
 }
 
 type stubRequest struct {
@@ -72,14 +76,19 @@ func (c *stubConn) Compile(p *live.Plan) (live.AccountFetch, error) {
 			return nil
 		}
 		b.Campaign(ads.Campaign{CampaignID: "c1", AccountID: a.AccountID, Name: "Campaign 1"})
+		c.mu.Lock()
+		defer c.mu.Unlock()
 		for d := p.Start; !d.After(p.End); d = d.AddDate(0, 0, 1) {
 			f := ads.Fact{Date: d, AccountID: a.AccountID, CampaignID: "c1", Breakdown: p.Set.Key}
-			f.Measures[catalog.MustLookup(p.Measures[0]).Storage.Measure] = float64(d.Day())
+			f.Measures[catalog.MustLookup(p.Measures[0]).Storage.Measure] = stubValue(d) * cmp.Or(c.revised[d], 1)
 			b.Facts(f)
 		}
 		return nil
 	}, nil
 }
+
+// stubValue is a day's figure before any revision.
+func stubValue(d time.Time) float64 { return float64(d.Day()) }
 
 // requestsOf are the requests made so far, and forgets them.
 func (c *stubConn) take() []stubRequest {

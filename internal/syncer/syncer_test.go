@@ -122,6 +122,38 @@ func TestIncrementalRunAsksOnlyNewDaysAndLookback(t *testing.T) {
 	}
 }
 
+// TestARevisionInsideTheLookbackIsPickedUp revises a day the platform may
+// still revise, and one before: the next run's chunks hold the first
+// revision, and leave the older day as it was synced.
+func TestARevisionInsideTheLookbackIsPickedUp(t *testing.T) {
+	c, tg := newStub(catalog.MetaAds, 1), newMemTarget()
+	runSync(t, c, tg, at(0), day0.AddDate(0, 0, -59))
+	inside, before := day0.AddDate(0, 0, 2-lookback(catalog.MetaAds)), day0.AddDate(0, 0, -lookback(catalog.MetaAds)-5)
+	c.revised = map[time.Time]float64{inside: 3, before: 5}
+	runSync(t, c, tg, at(1), time.Time{})
+	held := latestValues(tg, catalog.Delivery)
+	if got, want := held[inside], 3*stubValue(inside); got != want {
+		t.Errorf("%s, inside the lookback: the warehouse holds %v, want the revised %v", inside.Format(time.DateOnly), got, want)
+	}
+	if got, want := held[before], stubValue(before); got != want {
+		t.Errorf("%s, before the lookback: the warehouse holds %v, want the first sync's %v (no request reads it again)", before.Format(time.DateOnly), got, want)
+	}
+}
+
+// latestValues are the delivery figure of each day in the last chunk written
+// that holds it: what the warehouse holds, since a chunk replaces its days.
+func latestValues(tg *memTarget, set string) map[time.Time]float64 {
+	out := map[time.Time]float64{}
+	for _, ch := range tg.chunks {
+		for _, f := range ch.Facts {
+			if f.Breakdown == set {
+				out[f.Date] = f.Measures[catalog.Spend]
+			}
+		}
+	}
+	return out
+}
+
 func TestAFailingAccountKeepsItsDataWhileOthersComplete(t *testing.T) {
 	c, tg := newStub(catalog.MetaAds, 3), newMemTarget()
 	bad := c.accounts[1].AccountID
