@@ -122,31 +122,12 @@ func unmodelledLive(d *Data, args []byte) string {
 	return ""
 }
 
-// checkNoSourceError: no call fails at the source — but for what the TikTok
-// fake refuses on purpose, live, to exercise the connector's rejected path
-// (three audience dimensions with placement: tiktoktest.parseReport).
-func checkNoSourceError(d *Data, c *tcase) []string {
+// checkNoSourceError: no call fails at the source.
+func checkNoSourceError(_ *Data, c *tcase) []string {
 	if c.head.Type != "source_error" && c.head.Type != "internal_error" {
 		return nil
 	}
-	if c.head.Type == "source_error" && liveSource() && tiktokFakeRefuses(callOf(d, c.args)) {
-		return nil
-	}
 	return []string{fmt.Sprintf("[%s] %.300s", c.head.Type, c.head.Detail)}
-}
-
-func tiktokFakeRefuses(c *Call) bool {
-	if !slices.Contains(c.Platforms(), tiktokAds) {
-		return false
-	}
-	audience := map[string]string{"country": "country_code", "device": "platform", "publisher_platform": "placement", "placement": "placement"}
-	seen := map[string]bool{}
-	for _, f := range append(slices.Clone(c.Dims), c.TextFields...) {
-		if a, ok := audience[f]; ok {
-			seen[a] = true
-		}
-	}
-	return len(seen) > 2 && seen["placement"]
 }
 
 // warehouseOnly skips a test of what only a warehouse does (its size-first

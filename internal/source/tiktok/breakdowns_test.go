@@ -330,7 +330,7 @@ func TestAudienceValues(t *testing.T) {
 }
 
 // TestFakeRefusesWhatItCannotServe: the fake answers 40002 for age with
-// placement, age below campaign level and event metrics in an AUDIENCE
+// placement (its demographic rows hold no placement), age below campaign level and event metrics in an AUDIENCE
 // report, as the connector's Rejected path expects of TikTok.
 func TestFakeRefusesWhatItCannotServe(t *testing.T) {
 	srv := tiktoktest.New(t)

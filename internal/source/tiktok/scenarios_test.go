@@ -140,13 +140,14 @@ func TestScenarioTransientRecovers(t *testing.T) {
 	}
 }
 
-// TestScenarioRejected: a request TikTok refuses (here a combination of
-// audience dimensions the fake refuses, 40002) fails as rejected with
-// TikTok's message and a fix naming the breakdowns, without retries.
+// TestScenarioRejected: a request TikTok refuses (a combination of audience
+// dimensions, 40002) fails as rejected with TikTok's message and a fix
+// naming the breakdowns, without retries.
 func TestScenarioRejected(t *testing.T) {
 	f := newFixture(t, nil)
 	q := normalize(t, f.accounts(t), `{"metrics":["spend"],"dimensions":["country","device","publisher_platform"],"platforms":["tiktok_ads"],"date_preset":"last_7d"}`)
 	f.srv.ClearRequests()
+	f.srv.Scenario(tiktoktest.RejectCombination(len(q.Accounts)))
 	_, _, err := f.run(context.Background(), t, q)
 	ae := failedAccounts(t, err)
 	if fe := ae.Failed[0]; fe.Kind != source.Rejected || !strings.Contains(fe.Cause, "40002") || !strings.Contains(fe.Fix, "fewer") {

@@ -151,6 +151,12 @@ func SystemError(n int) Option { return func(s *scenario) { s.counts["system"] =
 // ServerError answers the next n requests with HTTP 503 and no envelope.
 func ServerError(n int) Option { return func(s *scenario) { s.counts["http"] = n } }
 
+// RejectCombination answers the next n AUDIENCE report requests with 40002
+// "The combination of … is not supported", as TikTok answers a grouping of
+// audience dimensions it does not report (which groupings those are is not
+// documented where we looked: the fake serves every grouping its data holds).
+func RejectCombination(n int) Option { return func(s *scenario) { s.counts["combination"] = n } }
+
 // Malformed answers the next n report requests with a body that is not JSON.
 func Malformed(n int) Option { return func(s *scenario) { s.counts["malformed"] = n } }
 
@@ -302,6 +308,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, e)
 			return
 		}
+		if len(q.audience) > 0 && s.take("combination") {
+			s.fail(w, invalid("dimensions: The combination of %v is not supported.", q.audience))
+			return
+		}
 		d, _, err := s.data.Of(q.advertiser)
 		if err != nil {
 			s.fail(w, &apiErr{code: 50000, msg: err.Error()})
@@ -450,11 +460,6 @@ func (s *Server) parseReport(p url.Values) (*reportReq, *apiErr) {
 	}
 	if reportType == "AUDIENCE" && len(q.audience) == 0 {
 		return nil, invalid("dimensions: An AUDIENCE report needs an audience dimension.")
-	}
-	if len(q.audience) > 2 && slices.Contains(q.audience, "placement") {
-		// An example of a combination the API refuses, so that the connector's
-		// Rejected path is exercised.
-		return nil, invalid("dimensions: The combination of %v is not supported.", q.audience)
 	}
 	if q.demographic() {
 		// Age and gender come in the demo's age_gender rows, per campaign: with
