@@ -197,6 +197,10 @@ func plan(ctx context.Context, opt Options, now time.Time) ([]job, error) {
 // DefaultSince before today, never beyond the platform's history.
 func backfillFrom(since, today time.Time, platform string) time.Time {
 	from := since
+	if !from.IsZero() {
+		y, m, d := from.Date()
+		from = time.Date(y, m, d, 0, 0, 0, 0, time.UTC) // a day, as facts are dated
+	}
 	if from.IsZero() {
 		from = today.Add(-DefaultSince).AddDate(0, 0, 1)
 	}

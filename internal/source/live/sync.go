@@ -96,10 +96,8 @@ func periodsEnding(g fit.Grain, first, last time.Time) (from, to time.Time, ok b
 			to = to.AddDate(0, 0, -1)
 		}
 	case fit.Monthly:
+		// first's own month ends on or after first.
 		from = time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, time.UTC)
-		if !from.AddDate(0, 1, -1).Equal(first) {
-			from = from.AddDate(0, 1, 0)
-		}
 		to = time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC)
 		if !to.AddDate(0, 1, -1).Equal(last) {
 			to = to.AddDate(0, -1, 0)
