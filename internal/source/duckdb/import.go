@@ -85,8 +85,22 @@ func Import(ctx context.Context, path string, exports []*importer.Export, opt Im
 // importInTransaction runs the import engine over one transaction of conn,
 // committed unless the import fails or is a dry run.
 func importInTransaction(ctx context.Context, conn *sql.Conn, path string, exports []*importer.Export, opt ImportOptions) (res *ImportResult, err error) {
+	err = inTransaction(ctx, conn, path, !opt.DryRun, func(s *importStore) error {
+		res, err = importer.Write(ctx, s, exports, opt)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// inTransaction runs write over a store on one transaction of conn, at the
+// latest layout, with the import's staging tables; committed when commit is
+// set and write succeeds, else rolled back (a cancelled context too).
+func inTransaction(ctx context.Context, conn *sql.Conn, path string, commit bool, write func(*importStore) error) (err error) {
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
-		return nil, openError(path, err)
+		return openError(path, err)
 	}
 	committed := false
 	defer func() {
@@ -98,30 +112,29 @@ func importInTransaction(ctx context.Context, conn *sql.Conn, path string, expor
 		}
 	}()
 	if err := ensureSchema(ctx, migration.SQL(conn)); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := conn.ExecContext(ctx, importDDL); err != nil {
-		return nil, fmt.Errorf("duckdb: creating the schema: %w", err)
+		return fmt.Errorf("duckdb: creating the schema: %w", err)
 	}
-	res, err = importer.Write(ctx, &importStore{conn: conn, path: path}, exports, opt)
-	if err != nil {
-		return nil, err
+	if err := write(&importStore{conn: conn, path: path}); err != nil {
+		return err
 	}
 	if _, err := conn.ExecContext(ctx, dropImportStaging); err != nil {
-		return nil, err
+		return err
 	}
-	if opt.DryRun {
-		return res, nil // rolled back by the deferred ROLLBACK
+	if !commit {
+		return nil // rolled back by the deferred ROLLBACK
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return nil, fmt.Errorf("duckdb: commit the import: %w", err)
+		return fmt.Errorf("duckdb: commit: %w", err)
 	}
 	committed = true
-	return res, nil
+	return nil
 }
 
 // refuseDemoReadOnly returns ErrDemoData when the warehouse at path holds data
-// that was not imported; it opens the file read-only.
+// that was neither imported nor synced; it opens the file read-only.
 func refuseDemoReadOnly(ctx context.Context, path string) error {
 	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
 	if err != nil {
@@ -130,7 +143,7 @@ func refuseDemoReadOnly(ctx context.Context, path string) error {
 	defer db.Close()
 	var kind string
 	err = db.QueryRowContext(ctx, `SELECT value FROM dataset WHERE key = 'kind'`).Scan(&kind)
-	if err != nil || kind == importer.KindImport {
+	if err != nil || importer.RealData(kind) {
 		return nil // no dataset yet, or imports: the transaction decides
 	}
 	return importer.DemoError(path, kind, elsewhere)
