@@ -66,12 +66,11 @@ func ScanSyncStates(rows Rows) ([]SyncState, error) {
 			from **time.Time
 			to   *time.Time
 		}{{&from, &st.SyncedFrom}, {&through, &st.SyncedThrough}, {&backfill, &st.BackfillFrom}, {&success, &st.LastSuccess}} {
-			if *p.from != nil {
-				*p.to = **p.from
+			if d := *p.from; d != nil {
+				*p.to = time.Date(d.Year(), d.Month(), d.Day(), d.Hour(), d.Minute(), d.Second(), d.Nanosecond(), time.UTC)
 			}
 		}
 		st.LastAttempt = st.LastAttempt.UTC()
-		st.LastSuccess = st.LastSuccess.UTC()
 		out = append(out, st)
 	}
 	return out, rows.Err()

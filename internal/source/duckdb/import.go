@@ -3,7 +3,7 @@ package duckdb
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"database/sql/driver"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,18 +99,22 @@ func importInTransaction(ctx context.Context, conn *sql.Conn, path string, expor
 // latest layout, with the import's staging tables; committed when commit is
 // set and write succeeds, else rolled back (a cancelled context too).
 func inTransaction(ctx context.Context, conn *sql.Conn, path string, commit bool, write func(*importStore) error) (err error) {
+	committed := false
+	defer func() {
+		if committed {
+			return
+		}
+		// The context may be what failed: roll back regardless. A statement
+		// cut short by it may leave the connection in a transaction the
+		// ROLLBACK does not end (or in none, if BEGIN was what was cut):
+		// the connection is discarded rather than returned to the pool,
+		// where a reader would get it.
+		conn.ExecContext(context.Background(), "ROLLBACK")     //nolint:errcheck // see above
+		conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // discards the connection
+	}()
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return openError(path, err)
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			// The context may be what failed: roll back regardless.
-			if _, rbErr := conn.ExecContext(context.Background(), "ROLLBACK"); rbErr != nil && err != nil {
-				err = errors.Join(err, rbErr)
-			}
-		}
-	}()
 	if err := ensureSchema(ctx, migration.SQL(conn)); err != nil {
 		return err
 	}
@@ -126,7 +130,9 @@ func inTransaction(ctx context.Context, conn *sql.Conn, path string, commit bool
 	if !commit {
 		return nil // rolled back by the deferred ROLLBACK
 	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+	// Not cancelled from here: the write is whole, and a COMMIT cut short
+	// would leave its outcome unknown to the caller.
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), "COMMIT"); err != nil {
 		return fmt.Errorf("duckdb: commit: %w", err)
 	}
 	committed = true

@@ -62,7 +62,9 @@ func syncTarget(pool *pgxpool.Pool, name string, opt importer.SyncOptions, relea
 			if err := write(&importStore{tx: tx, target: name}); err != nil {
 				return err
 			}
-			if err := tx.Commit(ctx); err != nil {
+			// Not cancelled from here: the chunk is whole, and a COMMIT cut
+			// short would leave its outcome unknown to the caller.
+			if err := tx.Commit(context.WithoutCancel(ctx)); err != nil {
 				return fmt.Errorf("postgres: commit the chunk: %w", err)
 			}
 			return nil
