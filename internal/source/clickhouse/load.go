@@ -78,7 +78,7 @@ func Drop(ctx context.Context, dsn string) error {
 }
 
 func dropTables(ctx context.Context, c *httpClient) error {
-	for _, t := range append(slices.Clone(tables), migration.VersionTable) {
+	for _, t := range append(slices.Clone(tables), "sync_state", migration.VersionTable) {
 		if _, err := c.do(ctx, "DROP TABLE IF EXISTS "+t, nil); err != nil {
 			return fmt.Errorf("clickhouse: drop %s: %w", t, err)
 		}
