@@ -68,15 +68,17 @@ type Source struct {
 	db     *sql.DB
 	path   string
 	logger *slog.Logger
-	// demo: the data is the demo dataset, labelled demoLabel.
-	demo      bool
-	demoLabel string
+	// demo: whether the data is the demo dataset, and its label; a sync
+	// into a writable Source may replace it (SyncTarget).
+	demo atomic.Pointer[demoState]
 	// corrupt is the first corruption a read found (noteCorruption).
 	corrupt atomic.Pointer[error]
 	// Sized counts and summarizes results in the warehouse (source.Sizer).
 	sqlgen.Sized
 	// spill is where DuckDB writes what its memory limit does not hold.
 	spill *spillDir
+	// writable: opened read-write by OpenWritable, so it can be synced.
+	writable bool
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
@@ -124,7 +126,7 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label, spill: spill}), nil
+	return newSource(&Source{db: db, path: path, logger: opt.Logger, spill: spill}, isDemo, label), nil
 }
 
 // openReadOnly opens the warehouse file read-only, as the server reads it.
@@ -170,6 +172,12 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 	if opt.NoDemoFill {
 		return fmt.Errorf("%w: %s", ErrEmpty, path)
 	}
+	return loadDemoInto(ctx, db, path, opt)
+}
+
+// loadDemoInto fills the empty warehouse db (at path) with opt's demo
+// dataset.
+func loadDemoInto(ctx context.Context, db *sql.DB, path string, opt Options) error {
 	cfg := opt.Demo
 	if cfg.Anchor.IsZero() {
 		cfg.Anchor = time.Now()
