@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
+	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
@@ -75,5 +78,61 @@ func TestDeviceSameNumbersEverywhere(t *testing.T) {
 	}
 	if importCSV := csvOf(t, fromImport); importCSV != whCSV {
 		t.Errorf("the import differs from the warehouse:\n%.800s\n---\n%.800s", importCSV, whCSV)
+	}
+}
+
+// TestSyncFetchesEachSetAsStored: a sync's plans (one per set the catalog
+// says Meta reports, with the dimensions Meta's rows of it carry) are each
+// one report Meta accepts — delivery by country alone, device_platform by
+// publisher_platform and device — and the two sets' rows sum to the same
+// totals, as the warehouse stores them.
+func TestSyncFetchesEachSetAsStored(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, nil)
+	var acct ads.Account
+	for _, a := range f.accounts(t) {
+		if a.AccountID == lumenUS {
+			acct = a
+		}
+	}
+	now := duckdbtest.Now()
+	last := time.Date(now.Year(), now.Month(), now.Day()-1, 0, 0, 0, 0, time.UTC)
+	plans, err := live.SyncPlans(catalog.MetaAds, last.AddDate(0, 0, -6), last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches, err := live.FetchPlans(ctx, f.conn, plans, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	totals := map[string]*[catalog.NumMeasures]float64{}
+	for _, b := range batches {
+		_, _, _, facts, _ := b.Snapshot()
+		for _, x := range facts {
+			key := x.BreakdownKey()
+			switch {
+			case key == catalog.Delivery && (x.Device != "" || x.PublisherPlatform != ""):
+				t.Fatalf("a Meta delivery row with a device or publisher platform: %+v", x)
+			case key == "device_platform" && x.Country != "":
+				t.Fatalf("a device_platform row with a country: %+v", x)
+			}
+			if totals[key] == nil {
+				totals[key] = &[catalog.NumMeasures]float64{}
+			}
+			for m, v := range x.Measures {
+				if v != ads.NotReported {
+					totals[key][m] += v
+				}
+			}
+		}
+	}
+	d, dp := totals[catalog.Delivery], totals["device_platform"]
+	if d == nil || dp == nil || d[catalog.Spend] == 0 || *d != *dp {
+		t.Errorf("delivery sums to %v, device_platform to %v", d, dp)
+	}
+	for _, r := range f.srv.Requests() {
+		if b := r.Params.Get("breakdowns"); strings.Contains(b, "country") && b != "country" {
+			t.Errorf("a request Meta refuses: breakdowns=%s", b)
+		}
 	}
 }
