@@ -7,13 +7,19 @@ import (
 )
 
 // Provenance is where an answer's rows came from and how fresh they are,
-// for its _meta: a warehouse that a sync fills says, per account, which days
-// it holds and when it last synced them (docs/sync.md).
+// for its _meta: a warehouse that a sync fills says which days it holds and
+// when it last synced them (docs/sync.md) — once when every account of the
+// answer says the same, else per account.
 type Provenance struct {
 	// From is FromSynced or FromLive.
 	From string `json:"from"`
+	// SyncedFrom, SyncedThrough and SyncedAt are every account's, when they
+	// are the same for all (Accounts is then empty).
+	SyncedFrom    string    `json:"synced_from,omitempty"`
+	SyncedThrough string    `json:"synced_through,omitempty"`
+	SyncedAt      time.Time `json:"synced_at,omitzero"`
 	// Accounts are the freshness of each account of an answer from synced
-	// data.
+	// data, when they differ.
 	Accounts []AccountFreshness `json:"accounts,omitempty"`
 	// NextSync is when the next sync runs, when known.
 	NextSync time.Time `json:"next_sync,omitzero"`
@@ -60,11 +66,18 @@ func NoteProvenance(ctx context.Context, p Provenance) {
 	if !ok {
 		return
 	}
+	same := len(p.Accounts) > 0
 	for i := range p.Accounts {
 		a := &p.Accounts[i]
 		if !a.SyncedFrom.IsZero() {
 			a.From, a.Through = a.SyncedFrom.Format(time.DateOnly), a.SyncedThrough.Format(time.DateOnly)
 		}
+		b := p.Accounts[0]
+		same = same && a.From == b.From && a.Through == b.Through && a.SyncedAt.Equal(b.SyncedAt)
+	}
+	if same {
+		p.SyncedFrom, p.SyncedThrough, p.SyncedAt = p.Accounts[0].From, p.Accounts[0].Through, p.Accounts[0].SyncedAt
+		p.Accounts = nil
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()

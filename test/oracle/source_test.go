@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/internal/answer"
+
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/live/livetest"
-	"github.com/adsmcp/adsmcp/internal/source/synced"
+	syncedpkg "github.com/adsmcp/adsmcp/internal/source/synced"
 	"github.com/adsmcp/adsmcp/internal/syncer"
 )
 
@@ -35,7 +37,8 @@ func engineSource(t testing.TB) source.Source {
 	case "live":
 		return livetest.Start(t, livetest.Config{}).Source()
 	case "synced":
-		return syncedSource(t)
+		src, _ := syncedSource(t)
+		return src
 	}
 	t.Fatalf("-oracle.source %q: want warehouse, live or synced", *flagSource)
 	return nil
@@ -51,7 +54,7 @@ func liveSource() bool { return *flagSource == "live" || *flagSource == "synced"
 // day of the demo data, every account), and the live source for what it
 // does not hold (an attribution window it does not store, days outside the
 // sync).
-func syncedSource(t testing.TB) source.Source {
+func syncedSource(t testing.TB) (synced, live source.Source) {
 	t.Helper()
 	ctx := context.Background()
 	f := livetest.Start(t, livetest.Config{})
@@ -77,7 +80,7 @@ func syncedSource(t testing.TB) source.Source {
 			t.Fatalf("syncing %s %s: %s (%s)", a.Platform, a.AccountID, a.Error, a.Fix)
 		}
 	}
-	return &synced.Source{Warehouse: wh, Live: f.Source(), States: wh.SyncStates}
+	return &syncedpkg.Source{Warehouse: wh, Live: f.Source(), States: wh.SyncStates}, f.Source()
 }
 
 // asLive makes the data what the live connectors can say of it where they
@@ -213,5 +216,104 @@ func logProvenance(t *testing.T, cases []*tcase) {
 	t.Logf("answers by data source: %v", from)
 	if *flagSource == "synced" && from[source.FromSynced] == 0 {
 		t.Errorf("-oracle.source synced: no answer came from the synced warehouse: %v", from)
+	}
+}
+
+// TestSyncedAnswersAsLive runs the random queries, and the comparisons,
+// through a synced warehouse and through the live source over the same fake
+// APIs: every answer must say the same (essence) — the same CSV, the same
+// warnings and refusals — but for where it says its rows came from.
+func TestSyncedAnswersAsLive(t *testing.T) {
+	if *flagSource != "synced" {
+		t.Skip("-oracle.source synced compares a synced warehouse with the live source")
+	}
+	d := oracleData(t)
+	syncedSrc, liveSrc := syncedSource(t)
+	se := &answer.Engine{Source: syncedSrc, Now: duckdbtest.Now}
+	le := &answer.Engine{Source: liveSrc, Now: duckdbtest.Now}
+	g := newGen(*flagSeed, d)
+	var args [][]byte
+	var clients []*call
+	for range *flagCases {
+		c := g.next()
+		args, clients = append(args, c.JSON()), append(clients, c)
+	}
+	for range *flagCompareCases {
+		c := g.nextCompare()
+		args, clients = append(args, c.JSON()), append(clients, c)
+	}
+	differ := 0
+	for i, a := range args {
+		req := answer.Request{Args: a, Client: clients[i].Client, Budget: clients[i].Budget}
+		sr, err := se.Query(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lr, err := le.Query(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, lb := essence(sr.Blocks), essence(lr.Blocks)
+		if !slices.Equal(sb, lb) {
+			differ++
+			if differ <= 3 {
+				js, jl := strings.Join(sb, "\n"), strings.Join(lb, "\n")
+				at := 0
+				for at < len(js) && at < len(jl) && js[at] == jl[at] {
+					at++
+				}
+				from := max(0, at-300)
+				t.Errorf("#%d %s: the synced warehouse and the live source answer differently, from byte %d:\nsynced: …%.900s\nlive:   …%.900s", i, a, at, js[from:], jl[from:])
+			}
+		}
+	}
+	t.Logf("%d calls, %d answered differently", len(args), differ)
+}
+
+// essence is what an answer says, for comparing two sources' answers: its
+// kind, refusals, warnings, optimizations, grain, summary and CSV — not
+// what says what it cost or where its rows came from, nor what only fits or
+// not by a few tokens (_meta.data_source takes tokens of its own, so a
+// synced answer may shed an alternative, its query echo, or offer a smaller
+// limit in a suggestion where the live one does not): token estimates,
+// alternatives, the echo, the suggestions.
+func essence(blocks []string) []string {
+	out := slices.Clone(blocks)
+	for i, b := range blocks {
+		var v map[string]any
+		if json.Unmarshal([]byte(b), &v) != nil {
+			continue // the CSV
+		}
+		if m, ok := v["_meta"].(map[string]any); ok {
+			for _, k := range []string{"data_source", "source_calls", "elapsed_ms", "alternatives", "query", "token_budget"} {
+				delete(m, k)
+			}
+			if opts, ok := m["optimizations_applied"].([]any); ok {
+				m["optimizations_applied"] = slices.DeleteFunc(opts, func(o any) bool {
+					om, _ := o.(map[string]any)
+					return om["type"] == "query_echo_omitted"
+				})
+			}
+		}
+		delete(v, "requery_instructions")
+		dropKey(v, "token_estimate")
+		j, _ := json.Marshal(v)
+		out[i] = string(j)
+	}
+	return out
+}
+
+// dropKey deletes key from v at every depth.
+func dropKey(v any, key string) {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, key)
+		for _, y := range x {
+			dropKey(y, key)
+		}
+	case []any:
+		for _, y := range x {
+			dropKey(y, key)
+		}
 	}
 }

@@ -85,6 +85,9 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 func (s *Source) stateOf(ctx context.Context, q *query.Query) (map[string]importer.SyncState, error) {
 	all, err := s.States(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // the call ended: not the warehouse's failure
+		}
 		return nil, fmt.Errorf("reading the sync state: %w", err)
 	}
 	out := map[string]importer.SyncState{}
