@@ -76,4 +76,3 @@ func TestListAccountsOfAPlainWarehouseHasNoSyncColumns(t *testing.T) {
 		t.Errorf("sync columns on a plain warehouse:\n%.300s", strings.Join(b, "\n"))
 	}
 }
-
