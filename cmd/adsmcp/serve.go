@@ -73,7 +73,7 @@ with narrower queries. Flags override the config file.`,
 			stderr := stderrOf(cmd)
 			logger := g.logger(stderr)
 			g.tenantServer = f.listen != "" && g.cfg != nil && (g.cfg.Auth.Enabled() || len(g.cfg.Tenants) > 0)
-			src, err := g.openServed(ctx, stderr, cfg.Now)
+			src, err := g.openServed(ctx, stderr, cfg.Now, true)
 			if err != nil {
 				return err
 			}

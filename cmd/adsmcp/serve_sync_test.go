@@ -58,7 +58,7 @@ func servedFrom(t *testing.T, raw string, db string) (*served, *mcp.ClientSessio
 	if db != "" {
 		g.dbFrom = "--db"
 	}
-	s, err := g.openServed(context.Background(), io.Discard, now)
+	s, err := g.openServed(context.Background(), io.Discard, now, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,28 +20,15 @@ import (
 	"github.com/adsmcp/adsmcp/internal/syncer"
 )
 
-// openSource opens what answers queries: the warehouse server configured
-// under sources:, else the ad platforms' APIs configured there, else the
-// embedded warehouse. Which sources exist is internal/source/plugins.
+// openSource opens what answers the one-shot commands (query, accounts):
+// what serve answers from (openServed), without its background sync — the
+// APIs alone are answered live (a running server may hold the synced file).
 func (g *globals) openSource(ctx context.Context, stderr io.Writer) (source.Source, error) {
-	if g.cfg != nil {
-		if c, w, ok := g.cfg.Sources.Warehouse(); ok {
-			src, err := w.Open(ctx, g.logger(stderr))
-			if err != nil {
-				return nil, fmt.Errorf("sources.%s: %w", c.Name, err)
-			}
-			return src, nil
-		}
-	}
-	if g.cfg == nil || !g.cfg.Sources.Live() {
-		return g.openWarehouse(ctx, stderr)
-	}
-	log := g.logger(stderr)
-	connectors, err := connectorsFor(g.cfg.Sources, log)
+	s, err := g.openServed(ctx, stderr, time.Now, false)
 	if err != nil {
 		return nil, err
 	}
-	return live.New(log, connectors...), nil
+	return s.Source, nil
 }
 
 // connectorsFor builds one connector per configured live source.
@@ -109,11 +96,14 @@ type syncStater interface {
 //     one writer process: a separate `adsmcp sync` on it is told so), and
 //     answered from it once an account's synced days cover a query, live
 //     before;
-//   - neither: the embedded warehouse, as openSource opens it, with its
-//     freshness when a sync filled it.
-func (g *globals) openServed(ctx context.Context, stderr io.Writer, now func() time.Time) (_ *served, err error) {
+//   - neither: the embedded warehouse, with its freshness when a sync
+//     filled it.
+//
+// Not serving (the one-shot commands), nothing is synced.
+func (g *globals) openServed(ctx context.Context, stderr io.Writer, now func() time.Time, serving bool) (_ *served, err error) {
 	cfg, log := g.cfg, g.logger(stderr)
 	every, syncs := cfg.SyncsEvery()
+	syncs = syncs && serving
 	var connectors []live.Connector
 	var apis source.Source
 	if cfg.Sources.Live() {
