@@ -389,3 +389,40 @@ func TestWarehouseWithoutLiveSourcesSaysWhereTheDataEnds(t *testing.T) {
 		t.Errorf("the toolAnswer is not the synced days':\n%.500s", a.csv)
 	}
 }
+
+// TestServerSyncsAWarehouseServer: with sync.every, a server over a
+// warehouse server and the APIs syncs the warehouse and answers from it what
+// the sync covers, the same CSV as live; the rest live.
+func TestServerSyncsAWarehouseServer(t *testing.T) {
+	if testing.Short() {
+		skipreport.Skip(t, "starts the API fakes and syncs them into a warehouse server")
+	}
+	for name, target := range map[string]func(*testing.T) string{"postgres": pgTargetForTest, "clickhouse": chTargetForTest} {
+		t.Run(name, func(t *testing.T) {
+			url := target(t) // skips without a server
+			fakes := livetest.Start(t, livetest.Config{})
+			s, cs := servedFrom(t, fakesConfig(fakes, fmt.Sprintf("  %s: {dsn: %q}\nsync: {every: 1h, since: 20}\n", name, url)), "")
+			if s.Schedule == nil {
+				t.Fatal("sync.every set, and no sync")
+			}
+			res, err := s.Schedule.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			syncedPlatforms(t, res)
+			liveCS := clientOf(t, fakes.Source(), s.Sync.Now)
+			for _, c := range []struct {
+				start, from string
+			}{{"2026-03-01", source.FromSynced}, {"2026-02-01", source.FromLive}} {
+				q := platformQuery("tiktok_ads", c.start, "2026-03-14")
+				a := mustAsk(t, cs, q)
+				if a.from() != c.from {
+					t.Errorf("from %s: data_source %s, want %s", c.start, a.meta.DataSource, c.from)
+				}
+				if want := mustAsk(t, liveCS, q).csv; a.csv != want {
+					t.Errorf("from %s: the answer differs from live:\n%.600s\nlive:\n%.600s", c.start, a.csv, want)
+				}
+			}
+		})
+	}
+}

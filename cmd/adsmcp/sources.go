@@ -129,6 +129,14 @@ func (g *globals) openServed(ctx context.Context, stderr io.Writer, now func() t
 	opt := importer.SyncOptions{Now: now}
 	switch c, w, server := cfg.Sources.Warehouse(); {
 	case server:
+		// The sync's target first: it creates what a new warehouse lacks
+		// (ClickHouse's database, the tables), which serving it needs.
+		if syncs {
+			if target, err = w.OpenSync(ctx, opt); err != nil {
+				return nil, fmt.Errorf("sources.%s: opening it to sync (sync.every): %w", c.Name, err)
+			}
+			closers = append(closers, target)
+		}
 		if wh, err = w.Open(ctx, log); err != nil {
 			return nil, fmt.Errorf("sources.%s: %w", c.Name, err)
 		}
@@ -136,12 +144,6 @@ func (g *globals) openServed(ctx context.Context, stderr io.Writer, now func() t
 		if apis == nil && !syncs && !hasStates(ctx, wh) {
 			out.Source = wh // imported only: served as it always was
 			return out, nil
-		}
-		if syncs {
-			if target, err = w.OpenSync(ctx, opt); err != nil {
-				return nil, fmt.Errorf("sources.%s: opening it to sync (sync.every): %w", c.Name, err)
-			}
-			closers = append(closers, target)
 		}
 	case apis != nil && !syncs:
 		out.Source = apis
