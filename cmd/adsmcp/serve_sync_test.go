@@ -232,7 +232,7 @@ func TestServerAnswersDuringASync(t *testing.T) {
 		skipreport.Skip(t, "starts the API fakes and syncs them")
 	}
 	fakes := livetest.Start(t, livetest.Config{})
-	s, cs := servedFrom(t, fakesConfig(fakes, "sync: {since: 30, database: "+filepath.Join(t.TempDir(), "synced.duckdb")+"}\n"), "")
+	s, cs := servedFrom(t, fakesConfig(fakes, "sync: {since: 15, database: "+filepath.Join(t.TempDir(), "synced.duckdb")+"}\n"), "")
 	ctx := context.Background()
 	res, err := s.Schedule.Run(ctx) // the backfill
 	if err != nil {
