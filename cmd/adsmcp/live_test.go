@@ -17,7 +17,8 @@ import (
 )
 
 // liveConfig starts the Meta and Google Ads fakes (both serving the shared
-// test warehouse's data) and writes a config file whose sources point at them.
+// test warehouse's data) and writes a config file whose sources point at them,
+// answered live (sync: off: the tests of a syncing server are sync_test.go's).
 func liveConfig(t *testing.T) (string, *metatest.Server, *googleadstest.Server) {
 	t.Helper()
 	m := metatest.New(t)
@@ -36,6 +37,8 @@ sources:
     refresh_token: ${TEST_GADS_REFRESH}
     base_url: `+g.URL+`
     token_url: `+g.TokenURL+`
+sync:
+  every: off
 `), m, g
 }
 

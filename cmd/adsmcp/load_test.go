@@ -302,7 +302,7 @@ func (g *gatedMeta) release() {
 // and a request rate that fetch a query's six accounts at once.
 func (g *gatedMeta) config(t *testing.T) string {
 	return writeConfig(t, "sources:\n  meta:\n    access_token: ${TEST_META_TOKEN}\n    base_url: "+g.URL+
-		"\n    workers: 6\n    requests_per_second: 1000\n")
+		"\n    workers: 6\n    requests_per_second: 1000\nsync: {every: off}\n")
 }
 
 // metaQuery asks the six Meta accounts for spend by account over a week: one
@@ -552,7 +552,7 @@ func TestHangingSourceDeadline(t *testing.T) {
 		skipreport.Skip(t, "starts the binary")
 	}
 	api := newHangingAPI(t)
-	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\n")
+	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\nsync: {every: off}\n")
 	srv := startServer(t, "--config", cfg, "--today", "2026-03-15", "--deadline", "2s")
 	cs := connectOwn(t, srv.url)
 	start := time.Now()
@@ -639,7 +639,7 @@ func TestDisconnectNoLeak(t *testing.T) {
 		skipreport.Skip(t, "load test: not in -short mode")
 	}
 	api := newHangingAPI(t, listingMetaAccounts)
-	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\nhttp:\n  session_idle_timeout: 2s\n")
+	cfg := writeConfig(t, "sources:\n  meta:\n    access_token: test-token\n    base_url: "+api.URL+"\nsync: {every: off}\nhttp:\n  session_idle_timeout: 2s\n")
 	srv := startServer(t, "--config", cfg, "--today", "2026-03-15", "--deadline", "30s")
 	metrics := srv.metricsURL(t)
 	goroutines := func() float64 {

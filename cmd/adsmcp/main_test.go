@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adrg/xdg"
+
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
@@ -74,7 +76,17 @@ func binary(t *testing.T) string {
 // TestMain removes the package's warehouses after the tests: the CLI's and the
 // shared one of duckdbtest (the live tests compare against it).
 func TestMain(m *testing.M) {
+	// The default locations (the demo warehouse, the server's synced file)
+	// are a temporary directory's, for this process and the binaries it
+	// starts: a test never writes the user's.
+	home, err := os.MkdirTemp("", "adsmcp-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", home)
+	xdg.Reload()
 	code := m.Run()
+	os.RemoveAll(home)
 	duckdbtest.Cleanup()
 	if dbPath != "" {
 		os.RemoveAll(filepath.Dir(dbPath))

@@ -21,6 +21,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
+	"github.com/adsmcp/adsmcp/internal/source/synced"
 )
 
 type serveFlags struct {
@@ -47,6 +48,12 @@ With --http ADDR (or http.listen in the config file) it serves streamable HTTP
 at http://ADDR/mcp for remote clients, with /healthz; SIGINT or SIGTERM lets
 calls in progress finish before it exits.
 
+With an ad platform's API under sources:, the server syncs it into the
+embedded synced file in the background (at start, then hourly: sync.every)
+and answers each query from it once every account's synced days cover the
+query's range, live before; sync: {every: off} answers everything live
+(docs/sync.md).
+
 Every answer fits the client's token budget, chosen by its name (clientInfo.name):
 claude-code 25,000, claude-ai 30,000, ChatGPT 80,000, others 30,000.
 --budget-for (or budgets: in the config file) replaces it per client ("*" for
@@ -66,13 +73,16 @@ with narrower queries. Flags override the config file.`,
 			stderr := stderrOf(cmd)
 			logger := g.logger(stderr)
 			g.tenantServer = f.listen != "" && g.cfg != nil && (g.cfg.Auth.Enabled() || len(g.cfg.Tenants) > 0)
-			src, err := g.openSource(ctx, stderr)
+			src, err := g.openServed(ctx, stderr, cfg.Now, true)
 			if err != nil {
 				return err
 			}
 			defer src.Close()
-			cfg.Source, cfg.Logger, cfg.Version = src, logger, versionString()
-			cfg.AccountsTTL = accountsRefresh(g.cfg, src)
+			// The first run starts at once: a server with fresh credentials
+			// answers live until each account's backfill is written.
+			src.Start(ctx)
+			cfg.Source, cfg.Logger, cfg.Version = src.Source, logger, versionString()
+			cfg.AccountsTTL = accountsRefresh(g.cfg, src.Source)
 			if f.listen == "" {
 				return serveStdio(cmd, cfg)
 			}
@@ -101,8 +111,13 @@ func accountsRefresh(file *config.File, src source.Source) time.Duration {
 	if file != nil && file.AccountsRefresh > 0 {
 		return time.Duration(file.AccountsRefresh)
 	}
-	if _, ok := src.(*live.Source); ok {
+	switch s := src.(type) {
+	case *live.Source:
 		return mcpserver.DefaultAccountsTTL
+	case *synced.Source:
+		if s.Live != nil {
+			return mcpserver.DefaultAccountsTTL
+		}
 	}
 	return mcpserver.WarehouseAccountsTTL
 }

@@ -26,6 +26,7 @@ func (f *File) check() error {
 	f.HTTP.check(bad)
 	f.Log.check(bad)
 	f.Sources.check(bad)
+	f.checkSync(bad)
 	f.checkAuth(bad)
 	f.checkCounts(bad)
 	f.checkSlowClients(bad)

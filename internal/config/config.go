@@ -45,9 +45,11 @@ type File struct {
 	HTTP HTTP `yaml:"http"`
 	// Log configures the diagnostic log on stderr.
 	Log Log `yaml:"log"`
-	// Sources are the ad platforms' APIs to query live. When any is set, they
-	// replace the embedded warehouse.
+	// Sources are the ad platforms' APIs to query live (and to sync from),
+	// and the warehouse server that answers in place of the embedded one.
 	Sources Sources `yaml:"sources"`
+	// Sync configures the server's background sync (docs/sync.md).
+	Sync Sync `yaml:"sync"`
 	// Tenants are the organizations a remote server serves, by name: the
 	// accounts each may see. API keys and tokens map to one.
 	Tenants map[string]Tenant `yaml:"tenants"`

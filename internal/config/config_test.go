@@ -264,9 +264,8 @@ func TestParsePostgres(t *testing.T) {
 		t.Errorf("the DSN prints: %v", p)
 	}
 	for raw, want := range map[string]string{
-		"sources:\n  postgres: {max_conns: 2}\n":                      "sources.postgres.dsn is empty",
-		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n": "cannot be combined",
-		"sources:\n  postgres: {dsn: x, statement_timeout: -1s}\n":    "must be positive",
+		"sources:\n  postgres: {max_conns: 2}\n":                   "sources.postgres.dsn is empty",
+		"sources:\n  postgres: {dsn: x, statement_timeout: -1s}\n": "must be positive",
 	} {
 		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)
@@ -291,10 +290,9 @@ func TestParseClickHouse(t *testing.T) {
 		t.Errorf("the DSN prints: %v", c)
 	}
 	for raw, want := range map[string]string{
-		"sources:\n  clickhouse: {max_conns: 2}\n":                      "sources.clickhouse.dsn is empty",
-		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":      "cannot be combined",
-		"sources:\n  clickhouse: {dsn: x}\n  meta: {access_token: t}\n": "cannot be combined",
-		"sources:\n  clickhouse: {dsn: x, max_conns: -1}\n":             "must be positive",
+		"sources:\n  clickhouse: {max_conns: 2}\n":                 "sources.clickhouse.dsn is empty",
+		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n": "cannot be combined",
+		"sources:\n  clickhouse: {dsn: x, max_conns: -1}\n":        "must be positive",
 	} {
 		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -54,7 +53,8 @@ func (s Sources) Live() bool {
 }
 
 // Warehouse is the configured warehouse server, if any (the file's check
-// allows at most one).
+// allows at most one). With live sources too, it answers what a sync put in
+// it and the APIs the rest.
 func (s Sources) Warehouse() (Configured, registry.Warehouse, bool) {
 	for _, c := range s.configured {
 		if w, ok := c.Section.(registry.Warehouse); ok {
@@ -122,14 +122,10 @@ func renameTypes(err error, all string, under map[string]string) error {
 }
 
 // check checks each configured section, then what may be combined: any live
-// sources together, or one warehouse alone.
+// sources together, with at most one warehouse server (which answers what a
+// sync put in it; the APIs answer the rest and keep it synced, docs/sync.md).
 func (s Sources) check(bad func(string, ...any)) {
-	var lives, earlier []string // earlier: the warehouses before this one in plugins.All
-	for _, p := range plugins.All {
-		if p.IsLive() {
-			lives = append(lives, p.Name)
-		}
-	}
+	var earlier []string // the warehouses before this one in plugins.All
 	for _, p := range plugins.All {
 		sec := s.Section(p.Name)
 		if sec != nil {
@@ -138,12 +134,8 @@ func (s Sources) check(bad func(string, ...any)) {
 		if p.IsLive() {
 			continue
 		}
-		if others := append(slices.Clone(earlier), lives...); sec != nil && s.hasAny(others) {
-			from := "a warehouse"
-			if len(earlier) > 0 {
-				from = "one warehouse"
-			}
-			bad("sources.%s cannot be combined with %s: answer from %s or from the APIs", p.Name, orList(others), from)
+		if sec != nil && s.hasAny(earlier) {
+			bad("sources.%s cannot be combined with %s: answer from one warehouse", p.Name, orList(earlier))
 		}
 		earlier = append(earlier, p.Name)
 	}

@@ -28,8 +28,10 @@ func TestSourceSectionsStayStrict(t *testing.T) {
 	}
 }
 
-// TestSourcesCombineByKind: any live sources combine; a warehouse combines
-// with nothing. The rule follows from each plug-in's kind, for every pair.
+// TestSourcesCombineByKind: any live sources combine, and with one warehouse
+// server (which answers what a sync put in it, the APIs the rest); two
+// warehouses do not. The rule follows from each plug-in's kind, for every
+// pair.
 func TestSourcesCombineByKind(t *testing.T) {
 	for _, a := range plugins.All {
 		for _, b := range plugins.All {
@@ -39,15 +41,13 @@ func TestSourcesCombineByKind(t *testing.T) {
 			raw := fmt.Sprintf("sources:\n  %s: {}\n  %s: {}\n", a.Name, b.Name)
 			_, err := Parse([]byte(raw), env(nil))
 			refused := err != nil && strings.Contains(err.Error(), "cannot be combined")
-			if want := !a.IsLive() || !b.IsLive(); refused != want {
+			if want := !a.IsLive() && !b.IsLive(); refused != want {
 				t.Errorf("%q: %v, want refused %v", raw, err, want)
 			}
 		}
 	}
 	for raw, want := range map[string]string{
-		"sources:\n  postgres: {dsn: x}\n  meta: {access_token: t}\n":      "sources.postgres cannot be combined with meta, google_ads or tiktok: answer from a warehouse or from the APIs",
-		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n":         "sources.clickhouse cannot be combined with postgres, meta, google_ads or tiktok: answer from one warehouse or from the APIs",
-		"sources:\n  clickhouse: {dsn: x}\n  google_ads: {client_id: y}\n": "sources.clickhouse cannot be combined with postgres, meta, google_ads or tiktok",
+		"sources:\n  clickhouse: {dsn: x}\n  postgres: {dsn: y}\n": "sources.clickhouse cannot be combined with postgres: answer from one warehouse",
 	} {
 		if _, err := Parse([]byte(raw), env(nil)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)
@@ -59,5 +59,12 @@ func TestSourcesCombineByKind(t *testing.T) {
 	}
 	if c, _, ok := f.Sources.Warehouse(); !ok || c.Name != "postgres" || f.Sources.Live() {
 		t.Errorf("postgres alone: warehouse %q %v, live %v", c.Name, ok, f.Sources.Live())
+	}
+	f, err = Parse([]byte("sources:\n  clickhouse: {dsn: x}\n  tiktok: {access_token: t, app_id: a, app_secret: s}\n"), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _, ok := f.Sources.Warehouse(); !ok || c.Name != "clickhouse" || !f.Sources.Live() {
+		t.Errorf("clickhouse with tiktok: warehouse %q %v, live %v", c.Name, ok, f.Sources.Live())
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/answer"
 	"github.com/adsmcp/adsmcp/internal/budget"
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/outcome"
 	"github.com/adsmcp/adsmcp/internal/source"
 )
@@ -61,8 +62,57 @@ func (s *server) listAccounts(ctx context.Context, req *mcp.CallToolRequest, sta
 			return !slices.Contains(platforms, a.Platform)
 		})
 	}
+	fresh, err := s.freshness(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		meta := baseMeta(started)
+		meta.SourceCalls = 1
+		return errorBlock(outcome.SourceError, "Reading the accounts' sync state failed: "+err.Error(), nil, meta), nil
+	}
 	b := s.budgetOf(ctx, principalOf(req.Extra))
-	return s.accountsResult(accounts, strings.Join(platforms, ","), b, started), nil
+	return s.accountsResult(accounts, fresh, strings.Join(platforms, ","), b, started), nil
+}
+
+// syncStater is a source that knows its accounts' sync states: a warehouse
+// `adsmcp sync` fills, or synced.Source over one (docs/sync.md).
+type syncStater interface {
+	SyncStates(ctx context.Context) ([]importer.SyncState, error)
+}
+
+// dataSourced says where a source's answers come from (synced.Source).
+type dataSourced interface{ DataSource() string }
+
+// syncFreshness is list_accounts' view of the sync: each account's state by
+// folded ID, and where answers come from.
+type syncFreshness struct {
+	states     map[string]importer.SyncState
+	answerFrom string
+}
+
+// freshness reads the sync states when the source keeps them and either
+// serves synced data (it says where answers come from) or a sync wrote
+// some; nil otherwise (a plain warehouse, the APIs alone).
+func (s *server) freshness(ctx context.Context) (*syncFreshness, error) {
+	st, ok := s.cfg.Source.(syncStater)
+	if !ok {
+		return nil, nil
+	}
+	states, err := st.SyncStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &syncFreshness{states: map[string]importer.SyncState{}}
+	if d, ok := s.cfg.Source.(dataSourced); ok {
+		out.answerFrom = d.DataSource()
+	} else if len(states) == 0 {
+		return nil, nil
+	}
+	for _, x := range states {
+		out.states[ads.FoldID(x.AccountID)] = x
+	}
+	return out, nil
 }
 
 // accountsMeta is list_accounts' _meta. When the list does not fit the client's
@@ -79,12 +129,18 @@ type accountsMeta struct {
 	ListedAt    string `json:"listed_at,omitempty"`
 	SourceCalls int    `json:"source_calls"`
 	ElapsedMS   int64  `json:"elapsed_ms"`
+	// AnswersFrom says where query answers come from when a sync keeps a
+	// warehouse (the columns synced_from … sync_error are its state).
+	AnswersFrom string `json:"answers_from,omitempty"`
 	// Warnings is demo_data when the accounts are the demo dataset's.
 	Warnings []fit.Warning `json:"warnings,omitempty"`
 }
 
-func (s *server) accountsResult(accounts []ads.Account, platform string, b budget.Budget, started time.Time) *reply {
+func (s *server) accountsResult(accounts []ads.Account, fresh *syncFreshness, platform string, b budget.Budget, started time.Time) *reply {
 	meta := accountsMeta{Count: len(accounts), Platform: platform, SourceCalls: 1}
+	if fresh != nil {
+		meta.AnswersFrom = fresh.answerFrom
+	}
 	if at := s.accounts.list.Status().ListedAt; !at.IsZero() {
 		meta.ListedAt = at.UTC().Format(time.RFC3339)
 	}
@@ -98,7 +154,7 @@ func (s *server) accountsResult(accounts []ads.Account, platform string, b budge
 			meta.Detail = fmt.Sprintf("Only the first %d of %d accounts fit the client's budget (%d tokens); call list_accounts with platform to see the others.",
 				n, len(accounts), b.Tokens)
 		}
-		return []string{orderedJSON(kv{"_meta", meta}), accountsCSV(accounts[:n])}
+		return []string{orderedJSON(kv{"_meta", meta}), accountsCSV(accounts[:n], fresh)}
 	}
 	lim := answer.LimitsOf(b)
 	out := answer.FitRows(len(accounts), lim.Tokens, blocks, func(bl []string) int { return lim.Cost(s.tokens(bl, lim.Tokens), bl, false) })
@@ -117,17 +173,42 @@ func (s *server) tokens(blocks []string, limit int) int {
 	return s.counter.Exact(text)
 }
 
-func accountsCSV(accounts []ads.Account) string {
+func accountsCSV(accounts []ads.Account, fresh *syncFreshness) string {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
 	// attribution_window and conversion_actions say how each account's
 	// conversions are counted (empty where the source does not say).
-	w.Write([]string{"platform", "account_id", "account_name", "currency", "timezone", "status", "attribution_window", "conversion_actions"})
+	head := []string{"platform", "account_id", "account_name", "currency", "timezone", "status", "attribution_window", "conversion_actions"}
+	if fresh != nil {
+		// The days the warehouse holds, when a sync last wrote the account
+		// (UTC) and why its last attempt failed (empty: none synced yet, or
+		// no failure).
+		head = append(head, "synced_from", "synced_through", "synced_at", "sync_error")
+	}
+	w.Write(head)
 	for _, a := range accounts {
-		w.Write([]string{a.Platform, a.AccountID, a.AccountName, a.Currency, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions})
+		row := []string{a.Platform, a.AccountID, a.AccountName, a.Currency, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions}
+		if fresh != nil {
+			row = append(row, syncColumns(fresh.states[ads.FoldID(a.AccountID)])...)
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return b.String()
+}
+
+// syncColumns are an account's synced_from, synced_through, synced_at and
+// sync_error.
+func syncColumns(st importer.SyncState) []string {
+	out := make([]string, 4)
+	if !st.SyncedFrom.IsZero() {
+		out[0], out[1] = st.SyncedFrom.Format(time.DateOnly), st.SyncedThrough.Format(time.DateOnly)
+	}
+	if !st.LastAttempt.IsZero() {
+		out[2] = st.LastAttempt.UTC().Format(time.RFC3339)
+	}
+	out[3] = st.LastError
+	return out
 }
 
 // listTimeout answers a list tool that ran out of time.

@@ -73,6 +73,10 @@ func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
+	fresh, err := s.freshness(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// A resource is not a tool result: no result-size annotation applies, so
 	// the client's profile for any version (the conservative one) is used.
 	var client budget.Client
@@ -81,7 +85,7 @@ func (s *server) readAccounts(ctx context.Context, req *mcp.ReadResourceRequest)
 			client.Name = p.ClientInfo.Name
 		}
 	}
-	res := s.accountsResult(accounts, "", budget.Resolve(client, s.cfg.BudgetOverrides, 0), time.Now())
+	res := s.accountsResult(accounts, fresh, "", budget.Resolve(client, s.cfg.BudgetOverrides, 0), time.Now())
 	var parts []string
 	for _, c := range res.result.Content {
 		if t, ok := c.(*mcp.TextContent); ok {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/config/setting"
+	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/registry"
 )
@@ -36,4 +37,10 @@ func (c *Config) Open(ctx context.Context, log *slog.Logger) (source.Source, err
 		return nil, err
 	}
 	return src, nil
+}
+
+// OpenSync opens the warehouse the section configures for a server's
+// background sync (sync.every, docs/sync.md).
+func (c *Config) OpenSync(ctx context.Context, opt importer.SyncOptions) (importer.SyncTarget, error) {
+	return openSyncURL(ctx, c.DSN.Reveal(), opt)
 }

@@ -8,14 +8,16 @@
 //
 // What may be configured together follows from the kinds, not from pairs:
 // live sources (an ad platform's API, [Live]) combine, each answering its own
-// accounts; a warehouse server ([Warehouse]) answers alone, in place of the
-// embedded DuckDB warehouse.
+// accounts; one warehouse server ([Warehouse]) answers in place of the
+// embedded DuckDB warehouse, with the APIs, if any, answering what no sync put
+// in it (docs/sync.md).
 package registry
 
 import (
 	"context"
 	"log/slog"
 
+	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source"
 	"github.com/adsmcp/adsmcp/internal/source/live"
 )
@@ -59,13 +61,16 @@ type Live interface {
 }
 
 // Warehouse is the section of a warehouse server that answers in place of
-// the embedded warehouse: at most one may be configured, and never together
-// with a live source (an answer comes from one warehouse or from the APIs).
+// the embedded warehouse: at most one may be configured. With live sources,
+// it answers what a sync put in it and the APIs the rest (docs/sync.md).
 type Warehouse interface {
 	Section
 	// Open connects to the warehouse and checks that it answers; log is the
 	// server's logger, which the source tags with its engine.
 	Open(ctx context.Context, log *slog.Logger) (source.Source, error)
+	// OpenSync opens the warehouse for a server's background sync (the
+	// section's Target.OpenSync, on its DSN).
+	OpenSync(ctx context.Context, opt importer.SyncOptions) (importer.SyncTarget, error)
 }
 
 // IsLive reports whether p's sections are live sources.

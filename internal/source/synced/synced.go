@@ -64,7 +64,7 @@ func (s *Source) Query(ctx context.Context, q *query.Query) (*fit.Table, error) 
 	if err != nil {
 		return nil, err
 	}
-	short := shortAccounts(q, states)
+	short := shortAccounts(q, states, s.Live == nil)
 	live := s.Live != nil && (len(short) > 0 || q.AttributionWindow != "")
 	if live {
 		source.NoteProvenance(ctx, source.Provenance{From: source.FromLive})
@@ -99,11 +99,17 @@ func (s *Source) stateOf(ctx context.Context, q *query.Query) (map[string]import
 
 // shortAccounts are q's accounts whose synced days do not cover q's range
 // (and, for a comparison, its other window: the engine asks each window
-// as a query of its own).
-func shortAccounts(q *query.Query, states map[string]importer.SyncState) []string {
+// as a query of its own). An account no sync ever wrote is short when a
+// live source can answer it; without one, the warehouse's account list is
+// where q found it, so its data was imported and no sync makes a claim
+// about it (imports and syncs share a warehouse, docs/sync.md).
+func shortAccounts(q *query.Query, states map[string]importer.SyncState, imported bool) []string {
 	var out []string
 	for _, a := range q.Accounts {
 		st, ok := states[ads.FoldID(a.AccountID)]
+		if !ok && imported {
+			continue
+		}
 		if !ok || st.SyncedFrom.IsZero() || q.Start.Before(st.SyncedFrom) || q.End.After(st.SyncedThrough) {
 			out = append(out, a.AccountID)
 		}
@@ -152,6 +158,17 @@ func (s *Source) beyondSynced(q *query.Query, short []string, states map[string]
 	return fit.Notice{Type: "beyond_synced", Detail: fmt.Sprintf(
 		"This answer covers %s … %s only where the warehouse holds the days: %s. The days outside are not in these figures; tell the user, and ask again %s",
 		q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly), strings.Join(parts, "; "), next)}
+}
+
+// SyncStates are the warehouse's sync states (list_accounts shows them).
+func (s *Source) SyncStates(ctx context.Context) ([]importer.SyncState, error) { return s.States(ctx) }
+
+// DataSource says, for list_accounts' _meta, where query answers come from.
+func (s *Source) DataSource() string {
+	if s.Live == nil {
+		return "Queries are answered from the synced warehouse; a range past an account's synced days says where its data ends (warning beyond_synced)."
+	}
+	return "Queries are answered from the synced warehouse when every account's synced days cover the range (synced_from … synced_through), else live from the ad platforms' APIs; each answer's _meta.data_source says which."
 }
 
 // Close closes both sources.

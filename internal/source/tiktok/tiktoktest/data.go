@@ -1,6 +1,7 @@
 package tiktoktest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -248,7 +249,8 @@ type reportReq struct {
 	metrics    []string
 	events     bool // some metric is an event's (eventMetrics)
 	start, end time.Time
-	filters    map[string][]string // field_name → IDs
+	filters    map[string][]string   // field_name → IDs
+	revised    map[time.Time]float64 // the scenario's Revise
 }
 
 type groupKey struct {
@@ -339,13 +341,14 @@ func (d *dataset) sum(q *reportReq, facts []ads.Fact, groups map[groupKey]*sums,
 				e = &[2]float64{}
 				s.events[f.ConversionAction] = e
 			}
-			e[0] += max(f.Measures[catalog.Conversions], 0)
-			e[1] += max(f.Measures[catalog.ConversionValue], 0)
+			r := cmp.Or(q.revised[f.Date], 1)
+			e[0] += max(f.Measures[catalog.Conversions], 0) * r
+			e[1] += max(f.Measures[catalog.ConversionValue], 0) * r
 			continue
 		}
 		for m, v := range f.Measures {
 			if v != ads.NotReported {
-				s.m[m] += v
+				s.m[m] += v * cmp.Or(q.revised[f.Date], 1)
 			}
 		}
 	}

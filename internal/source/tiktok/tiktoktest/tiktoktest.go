@@ -121,6 +121,7 @@ type scenario struct {
 	expired    bool
 	denied     map[string]bool
 	counts     map[string]int
+	revised    map[time.Time]float64
 }
 
 // Option is one part of a scenario.
@@ -143,6 +144,19 @@ func ExpiredToken() Option { return func(s *scenario) { s.expired = true } }
 // PermissionDenied answers requests on the advertiser with 40001.
 func PermissionDenied(advertiserID string) Option {
 	return func(s *scenario) { s.denied[advertiserID] = true }
+}
+
+// Revise reports every measure of day (all advertisers; not reach) multiplied by
+// factor, as a platform revises a day's figures after the fact (late
+// conversions): what a sync's lookback picks up. A whole factor keeps
+// counts whole.
+func Revise(day time.Time, factor float64) Option {
+	return func(s *scenario) {
+		if s.revised == nil {
+			s.revised = map[time.Time]float64{}
+		}
+		s.revised[day] = factor
+	}
 }
 
 // SystemError answers the next n requests with 50000 (HTTP 200).
@@ -317,6 +331,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, &apiErr{code: 50000, msg: err.Error()})
 			return
 		}
+		q.revised = sc.revised
 		s.servePaged(w, params, d.rows(q), sc)
 	case "/campaign/get/":
 		s.serveCampaigns(w, params, sc)
