@@ -30,7 +30,7 @@ anchor and seed always give the same data.
 --target postgres://USER@HOST:PORT/DATABASE loads it into PostgreSQL instead (the
 tables of internal/source/postgres/schema.sql, in the URL's search_path schema). A
 database that already holds a warehouse is refused; --force drops its adsmcp tables
-(dataset, accounts, campaigns, adsets, ads, facts, reach, imports, adsmcp_schema) and loads the
+(dataset, accounts, campaigns, adsets, ads, facts, reach, imports, sync_state, adsmcp_schema) and loads the
 demo data, in one transaction. Query it with sources.postgres in the configuration
 file (docs/configuration.md).
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
 // adsmcp migrate reports a warehouse up to date, and refuses to create one.
@@ -17,7 +20,7 @@ func TestMigrateCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, stderr, err := runCLI("migrate", "--db", path)
-	if err != nil || out != path+": schema version 2, up to date; nothing to do\n" {
+	if err != nil || out != fmt.Sprintf("%s: schema version %d, up to date; nothing to do\n", path, migration.Latest()) {
 		t.Errorf("migrate: %v\n%s%s", err, out, stderr)
 	}
 	if _, _, err := runCLI("migrate", "--db", path, "--target", "postgres://x@localhost/ads"); err == nil || !strings.Contains(err.Error(), "--db and --target") {
@@ -37,7 +40,7 @@ func TestMigrateCommandPostgres(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	out, stderr, err := runCLI("migrate", "--target", url)
-	if err != nil || !strings.HasSuffix(out, ": schema version 2, up to date; nothing to do\n") || !strings.HasPrefix(out, "postgres://") {
+	if err != nil || !strings.HasSuffix(out, fmt.Sprintf(": schema version %d, up to date; nothing to do\n", migration.Latest())) || !strings.HasPrefix(out, "postgres://") {
 		t.Errorf("migrate: %v\n%s%s", err, out, stderr)
 	}
 }

@@ -28,9 +28,10 @@ import (
 //   - Accounts match by ads.FoldID and keep the warehouse's spelling;
 //     campaigns, ad sets and ads merge by ID. A campaign is new once, however
 //     many files of one import have it.
-//   - The dataset description says kind=import, the label, the first and last
-//     day of all facts, and complete=true (so a server does not fill the
-//     warehouse with demo data).
+//   - The dataset description says kind=import (DatasetKind: a warehouse a
+//     sync filled keeps kind=sync), the label, the first and last day of all
+//     facts, and complete=true (so a server does not fill the warehouse with
+//     demo data).
 
 // KindImport is the dataset kind of a warehouse filled by imports.
 const KindImport = "import"
@@ -52,7 +53,7 @@ func Write(ctx context.Context, s Store, exports []*Export, opt WriteOptions) (*
 	switch {
 	case st.Empty:
 		res.Created = true
-	case st.Kind == KindImport:
+	case RealData(st.Kind):
 	case !opt.ReplaceDemo:
 		return nil, DemoError(target.Name, st.Kind, target.Elsewhere)
 	default:
@@ -111,17 +112,22 @@ func Write(ctx context.Context, s Store, exports []*Export, opt WriteOptions) (*
 		}
 	}
 	if written || writes && fresh {
-		if err := writeDataset(ctx, s); err != nil {
+		if res.DemoReplaced {
+			st = State{Empty: true}
+		}
+		if err := writeDataset(ctx, s, st, KindImport); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
 }
 
-// writeDataset labels the warehouse as imported data, complete, with the
-// first and last day of its facts.
-func writeDataset(ctx context.Context, s Store) error {
-	rows := [][2]string{{"kind", KindImport}, {"label", Label}}
+// writeDataset describes the warehouse after a write of kind own (KindImport
+// or KindSync) into a warehouse that was st: its kind and label
+// (DatasetKind), the first and last day of its facts, complete=true.
+func writeDataset(ctx context.Context, s Store, st State, own string) error {
+	kind, label := DatasetKind(st, own)
+	rows := [][2]string{{"kind", kind}, {"label", label}}
 	first, last, ok, err := s.FactDates(ctx)
 	if err != nil {
 		return err
@@ -132,14 +138,44 @@ func writeDataset(ctx context.Context, s Store) error {
 	return s.WriteDataset(ctx, append(rows, [2]string{"complete", "true"}))
 }
 
+// MixedLabel is the dataset label of a warehouse both imports and syncs
+// have written.
+const MixedLabel = "imported report exports and data synced from the ad platforms' APIs (adsmcp import and adsmcp sync)"
+
+// DatasetKind is the dataset kind and label of a warehouse that was st
+// after a write of kind own (KindImport or KindSync). A new (or emptied)
+// warehouse takes the writer's; one the other writer filled keeps its kind
+// — both are real data, and a reader tells only demo from real — and its
+// label says it holds both, from then on.
+func DatasetKind(st State, own string) (kind, label string) {
+	ownLabel := Label
+	if own == KindSync {
+		ownLabel = SyncLabel
+	}
+	switch {
+	case st.Empty || !RealData(st.Kind):
+		return own, ownLabel
+	case st.Kind == own && st.Label != MixedLabel:
+		return own, ownLabel
+	default:
+		return st.Kind, MixedLabel
+	}
+}
+
 // DemoError is the refusal to import into a warehouse (named target) whose
-// dataset is of kind, not imports; elsewhere is the fix's alternative.
+// dataset is of kind, not real data; elsewhere is the fix's alternative.
 func DemoError(target, kind, elsewhere string) error {
+	return demoError(Target{Name: target, Elsewhere: elsewhere}, kind, "import")
+}
+
+// demoError refuses to write (verb: "import", "sync") into the warehouse t,
+// whose dataset is of kind, not real data.
+func demoError(t Target, kind, verb string) error {
 	what := "the demo dataset"
 	if kind != "demo" {
-		what = fmt.Sprintf("data that was not imported (dataset kind %q)", kind)
+		what = fmt.Sprintf("data that was neither imported nor synced (dataset kind %q)", kind)
 	}
-	return fmt.Errorf("%w: %s holds %s; pass --replace-demo to delete it and import, or %s", ErrDemoData, target, what, elsewhere)
+	return fmt.Errorf("%w: %s holds %s; pass --replace-demo to delete it and %s, or %s", ErrDemoData, t.Name, what, verb, t.Elsewhere)
 }
 
 // planner plans the files of one import in order, keeping what the earlier

@@ -21,6 +21,7 @@ type memStore struct {
 	writes        []string
 	files         []*FilePlan
 	dataset       [][2]string
+	syncStates    []SyncState
 }
 
 func (m *memStore) Target() Target {
@@ -50,6 +51,13 @@ func (m *memStore) WriteFile(_ context.Context, p *FilePlan) error {
 func (m *memStore) WriteDataset(_ context.Context, rows [][2]string) error {
 	m.writes = append(m.writes, "dataset")
 	m.dataset = rows
+	return nil
+}
+
+func (m *memStore) SyncStates(context.Context) ([]SyncState, error) { return m.syncStates, nil }
+func (m *memStore) WriteSyncState(_ context.Context, st SyncState) error {
+	m.writes = append(m.writes, "state "+st.AccountID)
+	m.syncStates = append(m.syncStates, st)
 	return nil
 }
 
@@ -169,7 +177,7 @@ func TestWriteChecksEveryFileFirst(t *testing.T) {
 }
 
 func TestWriteRefusesDemoData(t *testing.T) {
-	for kind, what := range map[string]string{"demo": "holds the demo dataset", "": `holds data that was not imported (dataset kind "")`} {
+	for kind, what := range map[string]string{"demo": "holds the demo dataset", "": `holds data that was neither imported nor synced (dataset kind "")`} {
 		m := &memStore{state: State{Kind: kind}}
 		_, err := Write(context.Background(), m, []*Export{export("a.csv", "1", "USD", 1, 1)}, WriteOptions{})
 		if !errors.Is(err, ErrDemoData) || !strings.Contains(err.Error(), "mem "+what+"; pass --replace-demo to delete it and import, or another") {

@@ -1,6 +1,11 @@
 package importer
 
-import "github.com/adsmcp/adsmcp/internal/ads"
+import (
+	"fmt"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/ads"
+)
 
 // Rows is a query's result as database/sql and pgx both give it, for a
 // Store to read the rows the engine asks for with the helpers below (each
@@ -41,4 +46,48 @@ func scanAll[T any](rows Rows, fields func(*T) []any) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// SyncStateColumns are sync_state's columns in the order ScanSyncStates
+// reads and SyncStateValues gives them.
+const SyncStateColumns = "account_id, platform, synced_from, synced_through, backfill_from, last_success, last_attempt, last_error"
+
+// ScanSyncStates reads rows of SyncStateColumns (Store.SyncStates); NULL
+// days and times are zero.
+func ScanSyncStates(rows Rows) ([]SyncState, error) {
+	var out []SyncState
+	for rows.Next() {
+		var st SyncState
+		var from, through, backfill, success *time.Time
+		if err := rows.Scan(&st.AccountID, &st.Platform, &from, &through, &backfill, &success, &st.LastAttempt, &st.LastError); err != nil {
+			return nil, fmt.Errorf("reading sync_state: %w", err)
+		}
+		for _, p := range []struct {
+			from **time.Time
+			to   *time.Time
+		}{{&from, &st.SyncedFrom}, {&through, &st.SyncedThrough}, {&backfill, &st.BackfillFrom}, {&success, &st.LastSuccess}} {
+			if d := *p.from; d != nil {
+				*p.to = time.Date(d.Year(), d.Month(), d.Day(), d.Hour(), d.Minute(), d.Second(), d.Nanosecond(), time.UTC)
+			}
+		}
+		st.LastAttempt = st.LastAttempt.UTC()
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// SyncStateValues are st's values in the order of SyncStateColumns: days
+// and times as time.Time, NULL (nil) where zero; times in UTC.
+func SyncStateValues(st SyncState) []any {
+	orNull := func(t time.Time, utc bool) any {
+		if t.IsZero() {
+			return nil
+		}
+		if utc {
+			return t.UTC()
+		}
+		return t
+	}
+	return []any{st.AccountID, st.Platform, orNull(st.SyncedFrom, false), orNull(st.SyncedThrough, false), orNull(st.BackfillFrom, false),
+		orNull(st.LastSuccess, true), st.LastAttempt.UTC(), st.LastError}
 }

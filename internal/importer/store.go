@@ -42,11 +42,18 @@ type Store interface {
 	// its Accounts, merge its campaigns, ad sets and ads by ID (new ones are
 	// added; known ones take the file's non-empty name, objective and status
 	// and the earlier start date), write its facts and reach (FilePlan.Send),
-	// and record its Ledger entry.
+	// and record its Ledger entry (a plan without one, a sync chunk's, has
+	// no ledger row: Ledger.SHA256 is empty).
 	WriteFile(ctx context.Context, p *FilePlan) error
 	// WriteDataset sets the dataset description's rows, in this order (the
 	// last one is complete=true).
 	WriteDataset(ctx context.Context, rows [][2]string) error
+
+	// SyncStates are the rows of sync_state (none when the warehouse has no
+	// such table: an older layout, never synced).
+	SyncStates(ctx context.Context) ([]SyncState, error)
+	// WriteSyncState replaces the account's row of sync_state.
+	WriteSyncState(ctx context.Context, st SyncState) error
 }
 
 // Target describes a store's warehouse.
@@ -66,8 +73,11 @@ type State struct {
 	// Empty: no account, no fact and no dataset row (a new warehouse).
 	Empty bool
 	// Kind is the dataset's kind: "import" for a warehouse filled by imports,
-	// "demo" for the demo dataset, "" when unset.
+	// "sync" for one filled by syncs, "demo" for the demo dataset, "" when
+	// unset.
 	Kind string
+	// Label is the dataset's label ("" when unset).
+	Label string
 }
 
 // LedgerEntry is one row of the imports ledger (table imports).

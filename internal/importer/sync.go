@@ -82,12 +82,10 @@ func SyncReachPeriods(first, last time.Time) []ReachPeriod {
 	out := []ReachPeriod{{Grain: "daily", From: first, To: last}}
 	// ISO weeks: Monday start; the week ending on day d starts on d-6.
 	out = append(out, ReachPeriod{Grain: "weekly", From: first.AddDate(0, 0, -6), To: last.AddDate(0, 0, -6)})
-	// Months whose last day is in [first, last]: the first such month starts
-	// at first's month if first is its last day, else the next month.
+	// Months whose last day is in [first, last]: from first's own month
+	// (its last day is never before first), to last's if last is its last
+	// day, else the month before.
 	from := monthStart(first)
-	if !monthEnd(first).Equal(first) {
-		from = from.AddDate(0, 1, 0)
-	}
 	to := monthStart(last)
 	if !monthEnd(last).Equal(last) {
 		to = to.AddDate(0, -1, 0)

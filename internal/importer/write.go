@@ -13,7 +13,7 @@ import (
 // shares one contract and the CLI prints one report whatever the target.
 
 // ErrDemoData is returned by a writer when the warehouse holds the demo dataset
-// (or other data that was not imported): synthetic and real numbers are never
+// (or other data that was neither imported nor synced): synthetic and real numbers are never
 // mixed in one warehouse.
 var ErrDemoData = errors.New("refusing to mix imported data with the demo dataset")
 

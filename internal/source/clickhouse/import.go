@@ -139,4 +139,9 @@ type importStore struct {
 	// upgraded: the schema version was checked (and any migration applied)
 	// before the first write.
 	upgraded bool
+	// sync: a sync's store, which replaces rows by whole partitions (sync.go)
+	// rather than by mutations; revision is the last sync_state revision it
+	// wrote.
+	sync     bool
+	revision uint64
 }

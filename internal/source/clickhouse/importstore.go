@@ -55,8 +55,8 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 	if s.fresh {
 		return importer.State{Empty: true}, nil
 	}
-	var kind string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM dataset WHERE key = 'kind' LIMIT 1`).Scan(&kind)
+	var kind, label string
+	err := s.db.QueryRowContext(ctx, `SELECT anyIf(value, key = 'kind'), anyIf(value, key = 'label') FROM dataset`).Scan(&kind, &label)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return importer.State{}, fmt.Errorf("clickhouse: reading the dataset description: %w", err)
 	}
@@ -64,7 +64,7 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT count() FROM accounts) + (SELECT count() FROM facts) + (SELECT count() FROM dataset)`).Scan(&rows); err != nil {
 		return importer.State{}, fmt.Errorf("clickhouse: reading the warehouse: %w", err)
 	}
-	return importer.State{Empty: rows == 0, Kind: kind}, nil
+	return importer.State{Empty: rows == 0, Kind: kind, Label: label}, nil
 }
 
 func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
@@ -187,6 +187,9 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 	if err := s.ensureTables(ctx); err != nil {
 		return err
 	}
+	if s.sync {
+		return s.replaceChunk(ctx, p)
+	}
 	for _, r := range p.Ranges {
 		where, args := factWhere(r)
 		if err := s.mutate(ctx, `ALTER TABLE facts DELETE WHERE `+where, args...); err != nil {
@@ -207,9 +210,33 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 	if err := s.waitMutations(ctx); err != nil {
 		return err
 	}
-	// The rows go through the loader that writes the demo data, which puts
-	// each fact's names on it.
+	if err := s.sendRows(ctx, p, "facts", "reach"); err != nil {
+		return err
+	}
+	var accounts [][]string
+	for _, a := range p.Accounts {
+		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
+			null(a.AttributionWindow), null(a.ConversionActions)})
+	}
+	if err := insertCSV(ctx, s.c, "accounts", accounts); err != nil {
+		return err
+	}
+	e := p.Ledger
+	if e.SHA256 == "" {
+		return nil // no ledger row (a sync chunk's plan)
+	}
+	return insertCSV(ctx, s.c, "imports", [][]string{{e.SHA256, e.FileName, e.Platform, strings.Join(e.Accounts, ","),
+		e.First.Format(time.DateOnly), e.Last.Format(time.DateOnly), fmt.Sprint(e.Facts), fmt.Sprint(e.ReachRows),
+		fmt.Sprint(e.SkippedLines), e.ImportedAt.Format(time.DateTime)}})
+}
+
+// sendRows writes the plan's facts and reach into the tables facts and
+// reach (a sync's staging tables, or the warehouse's), and its new campaigns
+// into campaigns, through the loader that writes the demo data, which puts
+// each fact's names on it.
+func (s *importStore) sendRows(ctx context.Context, p *importer.FilePlan, facts, reach string) error {
 	l := newLoader(ctx, s.c)
+	l.into.facts, l.into.reach = facts, reach
 	for _, a := range p.Accounts {
 		l.Account(a.Account) //nolint:errcheck // never fails
 	}
@@ -229,21 +256,7 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 		l.abort(err)
 		return err
 	}
-	if err := l.finishRows(); err != nil {
-		return err
-	}
-	var accounts [][]string
-	for _, a := range p.Accounts {
-		accounts = append(accounts, []string{a.AccountID, a.Platform, a.AccountName, a.Currency, a.Timezone, a.Status,
-			null(a.AttributionWindow), null(a.ConversionActions)})
-	}
-	if err := insertCSV(ctx, s.c, "accounts", accounts); err != nil {
-		return err
-	}
-	e := p.Ledger
-	return insertCSV(ctx, s.c, "imports", [][]string{{e.SHA256, e.FileName, e.Platform, strings.Join(e.Accounts, ","),
-		e.First.Format(time.DateOnly), e.Last.Format(time.DateOnly), fmt.Sprint(e.Facts), fmt.Sprint(e.ReachRows),
-		fmt.Sprint(e.SkippedLines), e.ImportedAt.Format(time.DateTime)}})
+	return l.finishRows()
 }
 
 // WriteDataset replaces the dataset rows; complete=true, the last, is
@@ -251,6 +264,9 @@ func (s *importStore) writeFile(ctx context.Context, p *importer.FilePlan) error
 func (s *importStore) WriteDataset(ctx context.Context, rows [][2]string) error {
 	if err := s.ensureTables(ctx); err != nil {
 		return err
+	}
+	if s.sync {
+		return s.replaceDataset(ctx, rows)
 	}
 	if err := s.mutate(ctx, `ALTER TABLE dataset DELETE WHERE 1`); err != nil {
 		return fmt.Errorf("clickhouse: updating the dataset description: %w", err)

@@ -78,7 +78,7 @@ func Drop(ctx context.Context, dsn string) error {
 }
 
 func dropTables(ctx context.Context, c *httpClient) error {
-	for _, t := range append(slices.Clone(tables), migration.VersionTable) {
+	for _, t := range append(slices.Clone(tables), "sync_state", migration.VersionTable) {
 		if _, err := c.do(ctx, "DROP TABLE IF EXISTS "+t, nil); err != nil {
 			return fmt.Errorf("clickhouse: drop %s: %w", t, err)
 		}
@@ -102,6 +102,9 @@ type loader struct {
 	adNames      map[string]string // ad_id → name
 	reach        bytes.Buffer
 	reachCSV     *csv.Writer
+	// into are the tables facts and reach rows go to: "facts" and "reach",
+	// or a sync's staging tables (sync.go).
+	into struct{ facts, reach string }
 
 	pipe   *io.PipeWriter
 	buf    *bufio.Writer
@@ -114,6 +117,7 @@ func newLoader(ctx context.Context, c *httpClient) *loader {
 	l := &loader{ctx: ctx, c: c, accounts: map[string]ads.Account{}, campaigns: map[string]ads.Campaign{},
 		adsets: map[string]string{}, adNames: map[string]string{}}
 	l.reachCSV = csv.NewWriter(&l.reach)
+	l.into.facts, l.into.reach = "facts", "reach"
 	return l
 }
 
@@ -153,7 +157,7 @@ func (l *loader) start() {
 	l.buf = bufio.NewWriterSize(pw, 1<<16)
 	l.facts = csv.NewWriter(l.buf)
 	go func() {
-		_, err := l.c.do(l.ctx, insertFactsSQL, pr)
+		_, err := l.c.do(l.ctx, "INSERT INTO "+l.into.facts+" ("+insertFactsColumns+") FORMAT CSV", pr)
 		pr.CloseWithError(err)
 		l.done <- err
 	}()
@@ -188,9 +192,9 @@ func (l *loader) Fact(f *ads.Fact) error {
 // appendMeasures writes them after the descriptive columns.
 var factColumns = catalog.FactColumns()
 
-// insertFactsSQL names the columns Fact writes: the descriptive ones, then the
-// catalog's measures.
-var insertFactsSQL = func() string {
+// insertFactsColumns are the columns Fact writes: the descriptive ones, then
+// the catalog's measures.
+var insertFactsColumns = func() string {
 	cols := []string{"date", "account_id", "platform", "account_name", "currency",
 		"campaign_id", "campaign_name", "campaign_objective", "campaign_status",
 		"adset_id", "adset_name", "ad_id", "ad_name", "country", "device", "publisher_platform",
@@ -198,7 +202,7 @@ var insertFactsSQL = func() string {
 	for _, c := range factColumns {
 		cols = append(cols, c.Name)
 	}
-	return "INSERT INTO facts (" + strings.Join(cols, ", ") + ") FORMAT CSV"
+	return strings.Join(cols, ", ")
 }()
 
 // appendMeasures appends a fact's measures as CSV fields: money and counts as
@@ -289,7 +293,7 @@ func (l *loader) finishRows() error {
 	}
 	l.reachCSV.Flush()
 	if l.reach.Len() > 0 {
-		if _, err := l.c.do(l.ctx, "INSERT INTO reach FORMAT CSV", &l.reach); err != nil {
+		if _, err := l.c.do(l.ctx, "INSERT INTO "+l.into.reach+" FORMAT CSV", &l.reach); err != nil {
 			return fmt.Errorf("clickhouse: load reach: %w", err)
 		}
 	}

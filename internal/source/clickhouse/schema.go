@@ -15,7 +15,31 @@ import (
 var warehouseSchema = migration.Schema{Dialect: migration.ClickHouse, Versions: map[int][]string{
 	1: statements(Schema),
 	2: version2,
+	3: version3,
 }}
+
+// version3 is the sync state (importer.SyncState), one row per account a
+// sync has written or tried: the span of days synced, the --since target,
+// and the last success, attempt and error (UTC; docs/warehouse.md,
+// "sync_state"). ClickHouse updates no row in place: a write inserts the
+// account's new row, and a reader takes the one of the highest revision
+// (a counter the writer raises: DateTime has whole seconds, and a sync
+// writes many states a second); ReplacingMergeTree drops the older rows as
+// it merges. Reads do not need it: a warehouse without it has no freshness
+// to state. Safe to repeat (IF NOT EXISTS), as a ClickHouse version must be.
+var version3 = []string{
+	`CREATE TABLE IF NOT EXISTS sync_state (
+	account_id     String,
+	platform       String,
+	synced_from    Nullable(Date),
+	synced_through Nullable(Date),
+	backfill_from  Nullable(Date),
+	last_success   Nullable(DateTime('UTC')),
+	last_attempt   DateTime('UTC'),
+	last_error     String,
+	revision       UInt64
+) ENGINE = ReplacingMergeTree(revision) ORDER BY account_id`,
+}
 
 // version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
 // is a delivery row; the other sets' rows carry their own dimensions. And the

@@ -10,7 +10,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/registry"
 )
 
-// target writes a ClickHouse warehouse for `adsmcp import` and `adsmcp demo`,
+// target writes a ClickHouse warehouse for `adsmcp import`, `adsmcp sync` and `adsmcp demo`,
 // creating the database when missing.
 var target = registry.Target{
 	Schemes:  []string{"clickhouse"},
@@ -20,6 +20,7 @@ var target = registry.Target{
 	Import:   importURL,
 	LoadDemo: loadDemoURL,
 	Migrate:  migrateURL,
+	OpenSync: openSyncURL,
 
 	ErrNotEmpty: ErrNotEmpty,
 	NotEmptyFix: "point --target at another database",
@@ -32,6 +33,19 @@ func migrateURL(ctx context.Context, dsn string) (migration.Result, error) {
 		return res, registry.Failed("migrate", err)
 	}
 	return res, err
+}
+
+// openSyncURL opens the warehouse at dsn for a sync, creating the database
+// when missing.
+func openSyncURL(ctx context.Context, dsn string, opt importer.SyncOptions) (importer.SyncTarget, error) {
+	if err := CreateDatabase(ctx, dsn); err != nil {
+		return nil, registry.Failed("create the database", err)
+	}
+	t, err := OpenSync(ctx, dsn, opt)
+	if err != nil {
+		return nil, registry.Failed("connect", err)
+	}
+	return t, nil
 }
 
 // importURL writes the exports into the warehouse at dsn (a dry run creates

@@ -3,7 +3,7 @@ package duckdb
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"database/sql/driver"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,43 +85,62 @@ func Import(ctx context.Context, path string, exports []*importer.Export, opt Im
 // importInTransaction runs the import engine over one transaction of conn,
 // committed unless the import fails or is a dry run.
 func importInTransaction(ctx context.Context, conn *sql.Conn, path string, exports []*importer.Export, opt ImportOptions) (res *ImportResult, err error) {
-	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
-		return nil, openError(path, err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			// The context may be what failed: roll back regardless.
-			if _, rbErr := conn.ExecContext(context.Background(), "ROLLBACK"); rbErr != nil && err != nil {
-				err = errors.Join(err, rbErr)
-			}
-		}
-	}()
-	if err := ensureSchema(ctx, migration.SQL(conn)); err != nil {
-		return nil, err
-	}
-	if _, err := conn.ExecContext(ctx, importDDL); err != nil {
-		return nil, fmt.Errorf("duckdb: creating the schema: %w", err)
-	}
-	res, err = importer.Write(ctx, &importStore{conn: conn, path: path}, exports, opt)
+	err = inTransaction(ctx, conn, path, !opt.DryRun, func(s *importStore) error {
+		res, err = importer.Write(ctx, s, exports, opt)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := conn.ExecContext(ctx, dropImportStaging); err != nil {
-		return nil, err
-	}
-	if opt.DryRun {
-		return res, nil // rolled back by the deferred ROLLBACK
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		return nil, fmt.Errorf("duckdb: commit the import: %w", err)
-	}
-	committed = true
 	return res, nil
 }
 
+// inTransaction runs write over a store on one transaction of conn, at the
+// latest layout, with the import's staging tables; committed when commit is
+// set and write succeeds, else rolled back (a cancelled context too).
+func inTransaction(ctx context.Context, conn *sql.Conn, path string, commit bool, write func(*importStore) error) (err error) {
+	committed := false
+	defer func() {
+		if committed {
+			return
+		}
+		// The context may be what failed: roll back regardless. A statement
+		// cut short by it may leave the connection in a transaction the
+		// ROLLBACK does not end (or in none, if BEGIN was what was cut):
+		// the connection is discarded rather than returned to the pool,
+		// where a reader would get it.
+		conn.ExecContext(context.Background(), "ROLLBACK")     //nolint:errcheck // see above
+		conn.Raw(func(any) error { return driver.ErrBadConn }) //nolint:errcheck // discards the connection
+	}()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return openError(path, err)
+	}
+	if err := ensureSchema(ctx, migration.SQL(conn)); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, importDDL); err != nil {
+		return fmt.Errorf("duckdb: creating the schema: %w", err)
+	}
+	if err := write(&importStore{conn: conn, path: path}); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, dropImportStaging); err != nil {
+		return err
+	}
+	if !commit {
+		return nil // rolled back by the deferred ROLLBACK
+	}
+	// Not cancelled from here: the write is whole, and a COMMIT cut short
+	// would leave its outcome unknown to the caller.
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), "COMMIT"); err != nil {
+		return fmt.Errorf("duckdb: commit: %w", err)
+	}
+	committed = true
+	return nil
+}
+
 // refuseDemoReadOnly returns ErrDemoData when the warehouse at path holds data
-// that was not imported; it opens the file read-only.
+// that was neither imported nor synced; it opens the file read-only.
 func refuseDemoReadOnly(ctx context.Context, path string) error {
 	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
 	if err != nil {
@@ -130,7 +149,7 @@ func refuseDemoReadOnly(ctx context.Context, path string) error {
 	defer db.Close()
 	var kind string
 	err = db.QueryRowContext(ctx, `SELECT value FROM dataset WHERE key = 'kind'`).Scan(&kind)
-	if err != nil || kind == importer.KindImport {
+	if err != nil || importer.RealData(kind) {
 		return nil // no dataset yet, or imports: the transaction decides
 	}
 	return importer.DemoError(path, kind, elsewhere)

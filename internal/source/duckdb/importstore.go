@@ -44,7 +44,7 @@ DROP TABLE IF EXISTS temp.main.adsmcp_import_ads;
 `
 
 // importTables are the tables an import writes (and ReplaceDemo empties).
-var importTables = []string{"dataset", "accounts", "campaigns", "adsets", "ads", "facts", "reach", "imports"}
+var importTables = []string{"dataset", "accounts", "campaigns", "adsets", "ads", "facts", "reach", "imports", "sync_state"}
 
 // mergeSQL merges the staged campaigns, ad sets and ads into their tables: known
 // IDs get the file's non-empty values, new ones are inserted.
@@ -94,9 +94,9 @@ func (s *importStore) Target() importer.Target {
 }
 
 func (s *importStore) State(ctx context.Context) (importer.State, error) {
-	var kind sql.NullString
-	err := s.conn.QueryRowContext(ctx, `SELECT value FROM dataset WHERE key = 'kind'`).Scan(&kind)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var kind, label sql.NullString
+	err := s.conn.QueryRowContext(ctx, `SELECT max(CASE WHEN key = 'kind' THEN value END), max(CASE WHEN key = 'label' THEN value END) FROM dataset`).Scan(&kind, &label)
+	if err != nil {
 		return importer.State{}, fmt.Errorf("duckdb: reading the dataset description: %w", err)
 	}
 	var rows int64
@@ -104,7 +104,7 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 		`SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM facts) + (SELECT count(*) FROM dataset)`).Scan(&rows); err != nil {
 		return importer.State{}, fmt.Errorf("duckdb: reading the warehouse: %w", err)
 	}
-	return importer.State{Empty: rows == 0, Kind: kind.String}, nil
+	return importer.State{Empty: rows == 0, Kind: kind.String, Label: label.String}, nil
 }
 
 func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
@@ -222,9 +222,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 				return fmt.Errorf("duckdb: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:
-			if err := s.exec(ctx, `UPDATE accounts SET account_name = ?, timezone = ?, attribution_window = NULLIF(?, ''),
+			if err := s.exec(ctx, `UPDATE accounts SET account_name = ?, timezone = ?, status = ?, attribution_window = NULLIF(?, ''),
 				conversion_actions = NULLIF(?, '') WHERE account_id = ?`,
-				a.AccountName, a.Timezone, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
+				a.AccountName, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
 				return fmt.Errorf("duckdb: updating account %s: %w", a.AccountID, err)
 			}
 		}
@@ -251,6 +251,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 		}
 	}
 	e := p.Ledger
+	if e.SHA256 == "" {
+		return nil // a sync chunk: no ledger row
+	}
 	if err := s.exec(ctx, `INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.SHA256, e.FileName, e.Platform,
 		strings.Join(e.Accounts, ","), e.First, e.Last, e.Facts, e.ReachRows, e.SkippedLines, e.ImportedAt); err != nil {
 		return fmt.Errorf("duckdb: recording the import: %w", err)
@@ -328,4 +331,38 @@ func (s *importStore) WriteDataset(ctx context.Context, rows [][2]string) error 
 		}
 	}
 	return nil
+}
+
+func (s *importStore) SyncStates(ctx context.Context) ([]importer.SyncState, error) {
+	return readSyncStates(ctx, s.conn)
+}
+
+func (s *importStore) WriteSyncState(ctx context.Context, st importer.SyncState) error {
+	if err := s.exec(ctx, `INSERT OR REPLACE INTO sync_state (`+importer.SyncStateColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		importer.SyncStateValues(st)...); err != nil {
+		return fmt.Errorf("duckdb: writing the sync state of %s: %w", st.AccountID, err)
+	}
+	return nil
+}
+
+// querier is what *sql.DB and *sql.Conn have in common.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// readSyncStates reads sync_state, none when the warehouse has no such table
+// (a layout before version 3, read as it is).
+func readSyncStates(ctx context.Context, q querier) ([]importer.SyncState, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database()
+		AND schema_name = 'main' AND table_name = 'sync_state'`).Scan(&n); err != nil || n == 0 {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+importer.SyncStateColumns+` FROM sync_state ORDER BY account_id`)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb: reading the sync state: %w", err)
+	}
+	defer rows.Close()
+	return importer.ScanSyncStates(rows)
 }

@@ -161,8 +161,8 @@ func holdOpen(t *testing.T, path string) func() {
 	return func() { db.Close() }
 }
 
-// migratedToVersion2 is what Migrate reports for a warehouse at version 1.
-var migratedToVersion2 = "schema version 1, now 2; applied version 2: " + migration.Versions[1].Summary
+// migratedToLatest is what Migrate reports for a warehouse at version 1.
+var migratedToLatest = migrationtest.MigratedFrom(1)
 
 // A warehouse from before schema versions cannot be read while it cannot be
 // migrated (version 2 is needed by every query), and is migrated by the next
@@ -203,8 +203,8 @@ func TestLegacyWarehouseIsMigratedOnOpen(t *testing.T) {
 		t.Errorf("answers after the migration differ:\n%s\nwant\n%s", got, want)
 	}
 	src.Close()
-	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
-		t.Errorf("recorded versions %v, want [1 2]", got)
+	if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
+		t.Errorf("recorded versions %v, want %v", got, migrationtest.Recorded())
 	}
 	if got := checksumOf(t, path, cols); got != sum {
 		t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
@@ -214,8 +214,8 @@ func TestLegacyWarehouseIsMigratedOnOpen(t *testing.T) {
 	if err != nil || res.Changed() {
 		t.Errorf("adsmcp migrate after the open: %+v, %v", res, err)
 	}
-	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
-		t.Errorf("recorded versions after adsmcp migrate %v, want [1 2]", got)
+	if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
+		t.Errorf("recorded versions after adsmcp migrate %v, want %v", got, migrationtest.Recorded())
 	}
 }
 
@@ -232,8 +232,8 @@ func TestMigrateAppliesVersion2(t *testing.T) {
 		warehouse func(*testing.T) string
 		applied   []int
 	}{
-		{"unversioned", legacyWarehouse, []int{1, 2}},
-		{"version 1 recorded", version1Warehouse, []int{2}},
+		{"unversioned", legacyWarehouse, migrationtest.After(0)},
+		{"version 1 recorded", version1Warehouse, migrationtest.After(1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := c.warehouse(t)
@@ -243,11 +243,11 @@ func TestMigrateAppliesVersion2(t *testing.T) {
 			sum := checksumOf(t, path, cols)
 
 			res, err := Migrate(ctx, path)
-			if err != nil || !slices.Equal(res.Applied, c.applied) || len(res.Added) != 0 || res.String() != migratedToVersion2 {
-				t.Fatalf("migrate: applied %v, added %v, %q, %v; want applied %v and %q", res.Applied, res.Added, res, err, c.applied, migratedToVersion2)
+			if err != nil || !slices.Equal(res.Applied, c.applied) || len(res.Added) != 0 || res.String() != migratedToLatest {
+				t.Fatalf("migrate: applied %v, added %v, %q, %v; want applied %v and %q", res.Applied, res.Added, res, err, c.applied, migratedToLatest)
 			}
-			if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
-				t.Errorf("recorded versions %v, want [1 2]", got)
+			if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
+				t.Errorf("recorded versions %v, want %v", got, migrationtest.Recorded())
 			}
 			if got := checksumOf(t, path, cols); got != sum {
 				t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
@@ -256,8 +256,8 @@ func TestMigrateAppliesVersion2(t *testing.T) {
 			if res, err := Migrate(ctx, path); err != nil || res.Changed() {
 				t.Errorf("second migrate: %+v, %v", res, err)
 			}
-			if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
-				t.Errorf("recorded versions after a second migrate %v, want [1 2]", got)
+			if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
+				t.Errorf("recorded versions after a second migrate %v, want %v", got, migrationtest.Recorded())
 			}
 			src, err := Open(ctx, path, Options{NoDemoFill: true})
 			if err != nil {
@@ -274,8 +274,8 @@ func TestMigrateAppliesVersion2(t *testing.T) {
 // New warehouses are created at the latest version, every version recorded.
 func TestNewWarehouseIsAtTheLatestVersion(t *testing.T) {
 	openTestSource(t)
-	if got := recordedVersions(t, filepath.Join(testDir, "test.duckdb")); !slices.Equal(got, []string{"1", "2"}) {
-		t.Errorf("recorded versions %v, want [1 2]", got)
+	if got := recordedVersions(t, filepath.Join(testDir, "test.duckdb")); !slices.Equal(got, migrationtest.Recorded()) {
+		t.Errorf("recorded versions %v, want %v", got, migrationtest.Recorded())
 	}
 }
 
@@ -297,8 +297,8 @@ func TestDeclaredFactColumnIsAdded(t *testing.T) {
 	release()
 
 	res, err := Migrate(ctx, path)
-	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, []int{1, 2}) {
-		t.Fatalf("migrate: applied %v, added %v, %v; want applied [1 2], added [purchases]", res.Applied, res.Added, err)
+	if err != nil || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Equal(res.Applied, migrationtest.After(0)) {
+		t.Fatalf("migrate: applied %v, added %v, %v; want applied %v, added [purchases]", res.Applied, res.Added, err, migrationtest.After(0))
 	}
 	db := openLoadDB(t, path+"?access_mode=read_only")
 	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE purchases IS NOT NULL`); n != 0 {
@@ -384,5 +384,72 @@ func TestMigrateRefusesAFileWithoutAWarehouse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.duckdb")
 	if _, err := Migrate(context.Background(), path); !errors.Is(err, migration.ErrNoWarehouse) {
 		t.Errorf("migrate: %v", err)
+	}
+}
+
+// version2Warehouse is a warehouse at schema version 2, the layout before
+// the sync state: a migrated legacyWarehouse with version 3 taken back.
+func version2Warehouse(t *testing.T) string {
+	t.Helper()
+	path := legacyWarehouse(t)
+	if _, err := Migrate(context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	db := openLoadDB(t, path)
+	if _, err := db.Exec(`DROP TABLE sync_state; DELETE FROM adsmcp_schema WHERE version > 2`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	return path
+}
+
+// Version 3 (sync_state) is not needed by reads: a read-only open of a
+// version 2 warehouse answers as before, writing nothing; adsmcp migrate then
+// applies version 3 alone, an empty sync_state, every row kept.
+func TestMigrateAppliesVersion3(t *testing.T) {
+	ctx := context.Background()
+	migrationtest.Declare(t)
+	path := version2Warehouse(t)
+	db := openLoadDB(t, path+"?access_mode=read_only")
+	cols := columnsAt(t, db)
+	db.Close()
+	sum := checksumOf(t, path, cols)
+
+	release := holdOpen(t, path)
+	src, err := Open(ctx, path, Options{NoDemoFill: true})
+	if err != nil {
+		t.Fatalf("read-only open of the version 2 layout: %v", err)
+	}
+	before := answers(t, src)
+	states, err := src.SyncStates(ctx)
+	if err != nil || len(states) != 0 {
+		t.Errorf("sync states of a warehouse without sync_state: %v, %v; want none", states, err)
+	}
+	src.Close()
+	release()
+	if got := recordedVersions(t, path); !slices.Equal(got, []string{"1", "2"}) {
+		t.Fatalf("a read-only open recorded %v", got)
+	}
+
+	res, err := Migrate(ctx, path)
+	if err != nil || !slices.Equal(res.Applied, []int{3}) || res.String() != migrationtest.MigratedFrom(2) {
+		t.Fatalf("migrate: applied %v, %q, %v; want [3] and %q", res.Applied, res, err, migrationtest.MigratedFrom(2))
+	}
+	if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
+		t.Errorf("recorded versions %v, want %v", got, migrationtest.Recorded())
+	}
+	if got := checksumOf(t, path, cols); got != sum {
+		t.Errorf("the migration changed the data:\n%s\nwant\n%s", got, sum)
+	}
+	src, err = Open(ctx, path, Options{NoDemoFill: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if got := answers(t, src); got != before {
+		t.Errorf("answers after version 3 differ:\n%s\nwant\n%s", got, before)
+	}
+	if states, err := src.SyncStates(ctx); err != nil || len(states) != 0 {
+		t.Errorf("sync states after the migration: %v, %v; want none", states, err)
 	}
 }

@@ -8,7 +8,25 @@ import "github.com/adsmcp/adsmcp/internal/source/migration"
 var warehouseSchema = migration.Schema{Dialect: migration.DuckDB, Versions: map[int][]string{
 	1: {version1},
 	2: {version2},
+	3: {version3},
 }}
+
+// version3 is the sync state (importer.SyncState), one row per account a
+// sync has written or tried: the span of days synced, the --since target,
+// and the last success, attempt and error (docs/warehouse.md, "sync_state").
+// Reads do not need it: a warehouse without it has no freshness to state.
+const version3 = `
+CREATE TABLE IF NOT EXISTS sync_state (
+	account_id     VARCHAR PRIMARY KEY,
+	platform       VARCHAR NOT NULL,
+	synced_from    DATE,
+	synced_through DATE,
+	backfill_from  DATE,
+	last_success   TIMESTAMP,
+	last_attempt   TIMESTAMP NOT NULL,
+	last_error     VARCHAR NOT NULL
+);
+`
 
 // version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
 // is a delivery row; the other sets' rows carry their own dimensions. And the

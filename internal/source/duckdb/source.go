@@ -77,6 +77,8 @@ type Source struct {
 	sqlgen.Sized
 	// spill is where DuckDB writes what its memory limit does not hold.
 	spill *spillDir
+	// writable: opened read-write by OpenWritable, so it can be synced.
+	writable bool
 }
 
 // Open opens the warehouse at path, creating it and loading the demo dataset when
@@ -170,6 +172,12 @@ func ensureLoaded(ctx context.Context, path string, opt Options) error {
 	if opt.NoDemoFill {
 		return fmt.Errorf("%w: %s", ErrEmpty, path)
 	}
+	return loadDemoInto(ctx, db, path, opt)
+}
+
+// loadDemoInto fills the empty warehouse db (at path) with opt's demo
+// dataset.
+func loadDemoInto(ctx context.Context, db *sql.DB, path string, opt Options) error {
 	cfg := opt.Demo
 	if cfg.Anchor.IsZero() {
 		cfg.Anchor = time.Now()

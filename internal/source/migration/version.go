@@ -29,6 +29,7 @@ type Version struct {
 var Versions = []Version{
 	{Number: 1, Summary: "the first layout: dataset, accounts, campaigns, ad sets, ads, facts and reach", NeededByReads: true},
 	{Number: 2, Summary: "breakdown sets: facts.breakdown (delivery, age_gender, placement, conversion_action…) with columns age, gender, placement and conversion_action; accounts.attribution_window and accounts.conversion_actions", NeededByReads: true},
+	{Number: 3, Summary: "sync state: table sync_state (per account, the days synced and how the last sync went), written by adsmcp sync", NeededByReads: false},
 }
 
 // Latest is the version this adsmcp creates and reads.

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS imports (
 );`
 
 // importTables are the tables an import writes (and ReplaceDemo empties).
-var importTables = []string{"dataset", "accounts", "campaigns", "adsets", "ads", "facts", "reach", "imports"}
+var importTables = []string{"dataset", "accounts", "campaigns", "adsets", "ads", "facts", "reach", "imports", "sync_state"}
 
 // Import writes parsed exports into the warehouse pool connects to (its
 // search_path's first schema), creating the tables when missing, all in one

@@ -81,9 +81,9 @@ func (s *importStore) Target() importer.Target {
 }
 
 func (s *importStore) State(ctx context.Context) (importer.State, error) {
-	var kind string
-	err := s.tx.QueryRow(ctx, `SELECT value FROM dataset WHERE key = 'kind'`).Scan(&kind)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	var kind, label *string
+	err := s.tx.QueryRow(ctx, `SELECT max(value) FILTER (WHERE key = 'kind'), max(value) FILTER (WHERE key = 'label') FROM dataset`).Scan(&kind, &label)
+	if err != nil {
 		return importer.State{}, fmt.Errorf("postgres: reading the dataset description: %w", err)
 	}
 	var nonEmpty bool
@@ -91,7 +91,7 @@ func (s *importStore) State(ctx context.Context) (importer.State, error) {
 		`SELECT EXISTS (SELECT 1 FROM accounts) OR EXISTS (SELECT 1 FROM facts) OR EXISTS (SELECT 1 FROM dataset)`).Scan(&nonEmpty); err != nil {
 		return importer.State{}, fmt.Errorf("postgres: reading the warehouse: %w", err)
 	}
-	return importer.State{Empty: !nonEmpty, Kind: kind}, nil
+	return importer.State{Empty: !nonEmpty, Kind: deref(kind), Label: deref(label)}, nil
 }
 
 func (s *importStore) Accounts(ctx context.Context) ([]ads.Account, error) {
@@ -218,9 +218,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 				return fmt.Errorf("postgres: adding account %s: %w", a.AccountID, err)
 			}
 		case a.Changed:
-			if _, err := s.exec(ctx, `UPDATE accounts SET account_name = $1, timezone = $2, attribution_window = NULLIF($3, ''),
-				conversion_actions = NULLIF($4, '') WHERE account_id = $5`,
-				a.AccountName, a.Timezone, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
+			if _, err := s.exec(ctx, `UPDATE accounts SET account_name = $1, timezone = $2, status = $3, attribution_window = NULLIF($4, ''),
+				conversion_actions = NULLIF($5, '') WHERE account_id = $6`,
+				a.AccountName, a.Timezone, a.Status, a.AttributionWindow, a.ConversionActions, a.AccountID); err != nil {
 				return fmt.Errorf("postgres: updating account %s: %w", a.AccountID, err)
 			}
 		}
@@ -237,6 +237,9 @@ func (s *importStore) WriteFile(ctx context.Context, p *importer.FilePlan) error
 		return err
 	}
 	e := p.Ledger
+	if e.SHA256 == "" {
+		return nil // a sync chunk: no ledger row
+	}
 	if _, err := s.exec(ctx, `INSERT INTO imports (sha256, file_name, platform, accounts, first_date, last_date, facts, reach_rows, skipped_lines, imported_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, e.SHA256, e.FileName, e.Platform,
 		strings.Join(e.Accounts, ","), e.First, e.Last, e.Facts, e.ReachRows, e.SkippedLines, e.ImportedAt); err != nil {
@@ -302,4 +305,45 @@ func (s *importStore) WriteDataset(ctx context.Context, rows [][2]string) error 
 		}
 	}
 	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (s *importStore) SyncStates(ctx context.Context) ([]importer.SyncState, error) {
+	return readSyncStates(ctx, s.tx)
+}
+
+func (s *importStore) WriteSyncState(ctx context.Context, st importer.SyncState) error {
+	if _, err := s.exec(ctx, `INSERT INTO sync_state (`+importer.SyncStateColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (account_id) DO UPDATE SET platform = excluded.platform, synced_from = excluded.synced_from,
+		synced_through = excluded.synced_through, backfill_from = excluded.backfill_from, last_success = excluded.last_success,
+		last_attempt = excluded.last_attempt, last_error = excluded.last_error`, importer.SyncStateValues(st)...); err != nil {
+		return fmt.Errorf("postgres: writing the sync state of %s: %w", st.AccountID, err)
+	}
+	return nil
+}
+
+// readSyncStates reads sync_state, none when the warehouse has no such table
+// (a layout before version 3, read as it is).
+func readSyncStates(ctx context.Context, q pgQuerier) ([]importer.SyncState, error) {
+	present, err := q.Query(ctx, `SELECT 1 WHERE to_regclass('sync_state') IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: looking for sync_state: %w", err)
+	}
+	found := present.Next()
+	present.Close()
+	if err := present.Err(); err != nil || !found {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, `SELECT `+importer.SyncStateColumns+` FROM sync_state ORDER BY account_id`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the sync state: %w", err)
+	}
+	defer rows.Close()
+	return importer.ScanSyncStates(rows)
 }

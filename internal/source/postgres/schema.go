@@ -17,7 +17,26 @@ import (
 var warehouseSchema = migration.Schema{Dialect: migration.Postgres, Versions: map[int][]string{
 	1: {Schema},
 	2: {version2},
+	3: {version3},
 }}
+
+// version3 is the sync state (importer.SyncState), one row per account a
+// sync has written or tried: the span of days synced, the --since target,
+// and the last success, attempt and error (UTC; docs/warehouse.md,
+// "sync_state"). Reads do not need it: a warehouse without it has no
+// freshness to state.
+const version3 = `
+CREATE TABLE IF NOT EXISTS sync_state (
+	account_id     text PRIMARY KEY,
+	platform       text NOT NULL,
+	synced_from    date,
+	synced_through date,
+	backfill_from  date,
+	last_success   timestamp,
+	last_attempt   timestamp NOT NULL,
+	last_error     text NOT NULL
+);
+`
 
 // version2 adds breakdown sets (catalog.BreakdownSet): every existing fact row
 // is a delivery row; the other sets' rows carry their own dimensions. And the

@@ -14,7 +14,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/registry"
 )
 
-// target writes a PostgreSQL warehouse for `adsmcp import` and `adsmcp demo`.
+// target writes a PostgreSQL warehouse for `adsmcp import`, `adsmcp sync` and `adsmcp demo`.
 var target = registry.Target{
 	Schemes:  []string{"postgres", "postgresql"},
 	Label:    "PostgreSQL",
@@ -23,6 +23,7 @@ var target = registry.Target{
 	Import:   importURL,
 	LoadDemo: loadDemoURL,
 	Migrate:  migrateURL,
+	OpenSync: openSyncURL,
 
 	ErrNotEmpty: ErrNotEmpty,
 	NotEmptyFix: "point --target at an empty database or schema (add ?search_path=SCHEMA to the URL)",
@@ -68,6 +69,20 @@ func loadDemoURL(ctx context.Context, url string, cfg demo.Config, force bool, p
 		return registry.Failed("load the demo dataset", err)
 	}
 	return err
+}
+
+// openSyncURL opens the warehouse at url for a sync, on a pool of its own.
+func openSyncURL(ctx context.Context, url string, opt importer.SyncOptions) (importer.SyncTarget, error) {
+	pool, err := connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	t, err := openSync(ctx, pool, opt, pool.Close)
+	if err != nil {
+		pool.Close()
+		return nil, registry.Failed("connect", err)
+	}
+	return t, nil
 }
 
 // migrateURL brings the warehouse at url to this adsmcp's schema version.

@@ -9,7 +9,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/source/migration"
 )
 
-// Target is how `adsmcp import` and `adsmcp demo` write a warehouse server
+// Target is how `adsmcp import`, `adsmcp sync` and `adsmcp demo` write a warehouse server
 // named by a --target URL. The URL may hold a password: the functions hand it
 // to the driver only, and the command scrubs it from their messages.
 type Target struct {
@@ -37,6 +37,10 @@ type Target struct {
 	// (`adsmcp migrate --target`). Failures are a *StepError, except
 	// migration.ErrNoWarehouse, which the command prints as it is.
 	Migrate func(ctx context.Context, url string) (migration.Result, error)
+	// OpenSync opens the warehouse at url for `adsmcp sync --target`,
+	// creating what is missing (the database, the tables). Failures are a
+	// *StepError. The target's Close releases what it opened.
+	OpenSync func(ctx context.Context, url string, opt importer.SyncOptions) (importer.SyncTarget, error)
 	// ErrNotEmpty is the error LoadDemo wraps when the warehouse holds data.
 	ErrNotEmpty error
 	// NotEmptyFix is the alternative to --force when it does ("point

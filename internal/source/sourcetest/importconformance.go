@@ -170,19 +170,29 @@ func answer(t *testing.T, src source.Source, raw string) string {
 // queryTable is src's answer to one query.
 func queryTable(t *testing.T, src source.Source, raw string) *fit.Table {
 	t.Helper()
-	accounts, err := src.Accounts(context.Background())
+	tab, err := queryRaw(src, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tab
+}
+
+// queryRaw is queryTable's answer or error, for a goroutine that may not
+// fail the test.
+func queryRaw(src source.Source, raw string) (*fit.Table, error) {
+	accounts, err := src.Accounts(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	q, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: func() time.Time { return importNow }})
 	if err != nil {
-		t.Fatalf("normalize %s: %v", raw, err)
+		return nil, fmt.Errorf("normalize %s: %w", raw, err)
 	}
 	tab, err := src.Query(context.Background(), q)
 	if err != nil {
-		t.Fatalf("%T: %v", src, err)
+		return nil, fmt.Errorf("%T: %w", src, err)
 	}
-	return tab
+	return tab, nil
 }
 
 // sameReports fails when the file reports differ (ImportedAt aside: each

@@ -4,6 +4,7 @@ package migrationtest
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
@@ -51,4 +52,37 @@ func MetricsAfterVersion1() []string {
 // holding only version 1's data answers with no row, or differently.
 func FieldsAfterVersion1() []string {
 	return append(MetricsAfterVersion1(), "age", "gender", "placement", "conversion_action", "attribution_window")
+}
+
+// Recorded are the versions a warehouse at the latest layout records, as the
+// tests read them back (text, in order).
+func Recorded() []string {
+	var out []string
+	for _, v := range migration.Versions {
+		out = append(out, strconv.Itoa(v.Number))
+	}
+	return out
+}
+
+// After are the versions after n, in order: what a migration from version n
+// applies.
+func After(n int) []int {
+	var out []int
+	for _, v := range migration.Versions {
+		if v.Number > n {
+			out = append(out, v.Number)
+		}
+	}
+	return out
+}
+
+// MigratedFrom is what `adsmcp migrate` reports for a warehouse at version n
+// (recorded or recognised), written out here rather than by
+// migration.Result.String, which it checks.
+func MigratedFrom(n int) string {
+	s := "schema version " + strconv.Itoa(n) + ", now " + strconv.Itoa(migration.Latest())
+	for _, v := range migration.Versions[n:] {
+		s += "; applied version " + strconv.Itoa(v.Number) + ": " + v.Summary
+	}
+	return s
 }
