@@ -32,6 +32,15 @@ func DefaultPath() string {
 	return filepath.Join(xdg.DataHome, "adsmcp", "adsmcp.duckdb")
 }
 
+// DefaultSyncedPath is the warehouse `adsmcp sync` writes, and a server that
+// syncs reads, unless a file or database is named: next to DefaultPath,
+// $XDG_DATA_HOME/adsmcp/synced.duckdb. It is not DefaultPath, which holds
+// the demo dataset on first use: the platforms' data is never mixed with it
+// (docs/sync.md).
+func DefaultSyncedPath() string {
+	return filepath.Join(filepath.Dir(DefaultPath()), "synced.duckdb")
+}
+
 // Options configure Open.
 type Options struct {
 	// Demo is the demo dataset written when the file holds no data yet.
