@@ -272,4 +272,3 @@ func printSync(w io.Writer, res *syncer.Result, asJSON bool) error {
 		len(res.Accounts), res.Target, days, rows, requests, res.Seconds, res.Failed())
 	return err
 }
-
