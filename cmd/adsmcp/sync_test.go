@@ -96,18 +96,27 @@ var syncQueries = [][]string{
 // it has no rows.
 func answerOf(t *testing.T, source []string, args ...string) string {
 	t.Helper()
+	out, err := queryCSV(source, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// queryCSV is answerOf's query, its failure an error.
+func queryCSV(source []string, args ...string) (string, error) {
 	all := append(append([]string{"query", "--raw", "--today", syncDayNext}, source...), args...)
 	out, stderr, err := runCLI(all...)
 	if err != nil {
 		if strings.Contains(err.Error(), "no data") || strings.Contains(err.Error(), "no rows") {
-			return ""
+			return "", nil
 		}
-		t.Fatalf("%v: %v\n%s", all, err, stderr)
+		return "", fmt.Errorf("%v: %w\n%s", all, err, stderr)
 	}
 	if strings.Count(strings.TrimSpace(out), "\n") == 0 {
-		return "" // the header alone
+		return "", nil // the header alone
 	}
-	return out
+	return out, nil
 }
 
 // TestSyncThenQueryAnswersAsLive: a first sync into a new DuckDB file
