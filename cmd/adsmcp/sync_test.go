@@ -283,3 +283,47 @@ func TestSyncWithoutCredentialsSaysWhatToConfigure(t *testing.T) {
 		t.Error("a warehouse was created")
 	}
 }
+
+// TestSyncUnderARunningServerSaysWhatToDo: DuckDB lets one process write a
+// file only while no other has it open, so a sync into the file a server
+// answers from is refused, naming the server's process and both fixes.
+func TestSyncUnderARunningServerSaysWhatToDo(t *testing.T) {
+	if testing.Short() {
+		skipreport.Skip(t, "runs the binary")
+	}
+	db := filepath.Join(t.TempDir(), "ads.duckdb")
+	b, err := os.ReadFile(testDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	serveHTTPProcess(t, binary(t), "serve", "--db", db, "--http", "127.0.0.1:0")
+	// Credentials that are never used: the file is refused first.
+	cfg := writeConfig(t, "sources:\n  tiktok:\n    access_token: unused\n    app_id: \"1\"\n    app_secret: unused\n    base_url: http://127.0.0.1:9\n")
+	_, _, err = runCLI("sync", "--config", cfg, "--db", db)
+	for _, want := range []string{db, "open in another process (PID ", "sync: {every: 1h}", "stop it, sync, then start it again"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("sync under a running server: %v, want %q", err, want)
+		}
+	}
+}
+
+// TestSyncTargetErrorsHideThePassword: a --target that cannot be reached is
+// named without its password, and --db with --target is refused.
+func TestSyncTargetErrorsHideThePassword(t *testing.T) {
+	cfg := writeConfig(t, "sources:\n  tiktok:\n    access_token: unused\n    app_id: \"1\"\n    app_secret: unused\n    base_url: http://127.0.0.1:9\n")
+	_, _, err := runCLI("sync", "--config", cfg, "--target", "postgres://adsmcp:s3cr3t-pw@127.0.0.1:9/ads?connect_timeout=2")
+	if err == nil || strings.Contains(err.Error(), "s3cr3t-pw") || !strings.Contains(err.Error(), "--target postgres://adsmcp:xxxxx@127.0.0.1:9/ads") {
+		t.Errorf("unreachable target: %v", err)
+	}
+	_, _, err = runCLI("sync", "--config", cfg, "--db", filepath.Join(t.TempDir(), "a.duckdb"), "--target", "postgres://adsmcp@127.0.0.1:9/ads")
+	if err == nil || !strings.Contains(err.Error(), "--db and --target") {
+		t.Errorf("--db with --target: %v", err)
+	}
+	_, _, err = runCLI("sync", "--config", cfg, "--db", filepath.Join(t.TempDir(), "no", "such", "a.duckdb"))
+	if err == nil || !strings.Contains(err.Error(), "does not exist; create it first") {
+		t.Errorf("--db in a missing folder: %v", err)
+	}
+}
