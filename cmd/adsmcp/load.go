@@ -31,9 +31,9 @@ var loadQueries = []loadQuery{
 		`"act_4409187263550918","act_3376015298441067","act_6630418825197342","act_2284619037465520","act_1015823746512093"],` +
 		`"date_preset":"last_90d","dimensions":["campaign_name"],"metrics":["spend","impressions","clicks","ctr","conversions"],"time_granularity":"daily"}`,
 		"daily × campaign_name, last 90 days, ten accounts\n            (16,590 rows on the full demo warehouse, fitted to the budget)", false},
-	{"worst", "query", `{"platforms":["meta_ads","tiktok_ads"],"dimensions":["ad_name","country","device"],` +
+	{"worst", "query", `{"platforms":["meta_ads","tiktok_ads"],"dimensions":["ad_name","country"],` +
 		`"metrics":["spend","clicks","impressions","conversions"],"time_granularity":"daily","date_range":{"start":"2024-12-01","end":"2026-11-30"}}`,
-		"every ad × country × device of nine accounts, daily, two years: the worst case\n            (860k rows on the full demo warehouse: counted and summarized in the warehouse,\n            data_too_large)", false},
+		"every ad × country of nine accounts, daily, two years: the worst case\n            (Meta reports no finer delivery: counted and summarized in the warehouse,\n            data_too_large)", false},
 	{"accounts", "list_accounts", `{}`, "list_accounts", false},
 	{"fields", "list_fields", `{}`, "list_fields", false},
 	{"invalid", "query", `{"metrics":["spend"],"date_preset":"yesterweek"}`,

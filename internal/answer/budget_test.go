@@ -174,10 +174,10 @@ func checkRerun(t *testing.T, e *Engine, client string, flag int, res *Result, s
 
 // After a limit cut the rows, a suggestion computed from the rows in hand keeps
 // the limit's meaning: the first K rows, in the same order. (Limited daily rows
-// roll up exactly to coarser grains, so the case is a total-grain top 400.)
+// roll up exactly to coarser grains, so the case is a total-grain top 300.)
 func TestSuggestionsAfterALimit(t *testing.T) {
 	e := engine(t)
-	args := `{` + meta6 + `,"date_range":{"start":"2025-10-01","end":"2026-03-14"},"dimensions":["ad_name","device","country"],"metrics":["spend","clicks"],"time_granularity":"total","sort":[{"field":"spend","direction":"desc"}],"limit":400}`
+	args := `{` + meta6 + `,"date_range":{"start":"2025-10-01","end":"2026-03-14"},"dimensions":["ad_name","device","publisher_platform"],"metrics":["spend","clicks"],"time_granularity":"total","sort":[{"field":"spend","direction":"desc"}],"limit":300}`
 	res := ask(t, e, "", 4000, args)
 	if res.Response.Kind != fit.KindTooLarge || res.Response.Meta.RowsBeforeLimit == 0 {
 		t.Fatalf("%s, rows_before_limit %d", res.Response.Kind, res.Response.Meta.RowsBeforeLimit)

@@ -67,7 +67,7 @@ func TestLargeAnswersAsReadingEveryRow(t *testing.T) {
 		budget int
 		want   fit.Kind
 	}{
-		{"summarized", `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["ad_name","country","device"],"metrics":["spend","clicks","ctr"],"time_granularity":"daily"}`, 2000, fit.KindTooLarge},
+		{"summarized", `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["ad_name","device","publisher_platform"],"metrics":["spend","clicks","ctr"],"time_granularity":"daily"}`, 2000, fit.KindTooLarge},
 		{"answered monthly", `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["account_name"],"metrics":["spend","clicks","cpc"],"time_granularity":"daily"}`, 2000, fit.KindData},
 		{"reach, re-asked", `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-12-01","end":"2026-02-28"},"dimensions":["campaign_name"],"metrics":["spend","reach"],"time_granularity":"daily"}`, 1500, ""},
 	}
@@ -146,7 +146,7 @@ func TestLargeWorkOneAtATime(t *testing.T) {
 	src := duckdbtest.Open(t)
 	busy := &busySizer{Sizer: src}
 	e := &Engine{Source: &grainsAsked{Source: src, sizer: busy}, Now: duckdbtest.Now, SizeFirstAbove: 1, LargeWork: NewGate(1)}
-	args := `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["ad_name","country","device"],"metrics":["spend","clicks"],"time_granularity":"daily"}`
+	args := `{"platforms":["meta_ads","tiktok_ads"],"date_range":{"start":"2025-06-01","end":"2026-03-14"},"dimensions":["ad_name","device","publisher_platform"],"metrics":["spend","clicks"],"time_granularity":"daily"}`
 	var wg sync.WaitGroup
 	results := make([]*Result, 4)
 	for i := range results {

@@ -65,7 +65,7 @@ func geminiShown(blocks []string) int {
 func TestGeminiCLIKeepsTheWholeAnswer(t *testing.T) {
 	e := engine(t)
 	for _, args := range []string{
-		`{"platforms":["meta_ads"],"dimensions":["campaign_name","country","device"],"metrics":["spend","clicks","impressions"],"time_granularity":"daily","date_preset":"last_90d"}`,
+		`{"platforms":["meta_ads"],"dimensions":["campaign_name","device","publisher_platform"],"metrics":["spend","clicks","impressions"],"time_granularity":"daily","date_preset":"last_90d"}`,
 		`{"platforms":["meta_ads"],"dimensions":["campaign_name","adset_name","ad_name","country"],"metrics":["spend","clicks","impressions","ctr","cpc","cpm","conversions","cpa"],"time_granularity":"daily","date_preset":"last_90d"}`,
 	} {
 		if n := geminiShown(ask(t, e, "test-client", 0, args).Blocks); n <= 40000 {

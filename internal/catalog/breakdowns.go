@@ -36,7 +36,9 @@ type BreakdownSet struct {
 }
 
 // Delivery is the key of the base set: every fact row written before
-// breakdown sets existed, with country, device and publisher_platform.
+// breakdown sets existed, with country, device and publisher_platform — or
+// those of them its platform reports with its objects' delivery
+// (Platform.Delivery).
 const Delivery = "delivery"
 
 // breakdownSets is the table, in the order a query prefers them: a query
@@ -44,6 +46,11 @@ const Delivery = "delivery"
 var breakdownSets = setsReportedBy([]BreakdownSet{
 	{Key: Delivery, Dimensions: []string{"country", "device", "publisher_platform"}, Level: LevelAd,
 		Label: "country, device and publisher_platform"},
+	// Meta's device and publisher_platform, which Insights does not report
+	// with country (Insights API Breakdowns, "Combining breakdowns"); every
+	// other platform has them in its delivery rows.
+	{Key: "device_platform", Dimensions: []string{"device", "publisher_platform"}, Level: LevelAd,
+		Label: "device and publisher_platform"},
 	{Key: "age_gender", Dimensions: []string{"age", "gender"}, Level: LevelCampaign,
 		Label: "age and gender"},
 	{Key: "age", Dimensions: []string{"age"}, Level: LevelCampaign,
@@ -97,25 +104,43 @@ func (s BreakdownSet) HasMetric(name string) bool {
 }
 
 // SetFor is the set a query on platform with these breakdown dimensions
-// reads: the first of the platform's sets that holds them all.
+// reads: the first of the platform's sets (PlatformSets) that holds them all.
 func SetFor(platform string, dims []string) (BreakdownSet, bool) {
-	for _, s := range breakdownSets {
-		if slices.Contains(s.Platforms, platform) && s.Holds(dims) {
+	for _, s := range PlatformSets(platform) {
+		if s.Holds(dims) {
 			return s, true
 		}
 	}
 	return BreakdownSet{}, false
 }
 
-// PlatformSets are the sets a platform reports, in preference order.
+// PlatformSets are the sets a platform reports, in preference order, each
+// with the dimensions the platform's rows of it carry: Meta's delivery rows
+// carry country alone (Platform.Delivery). What a sync fetches is one report
+// per set with all of these dimensions as breakdowns.
 func PlatformSets(platform string) []BreakdownSet {
+	p, _ := PlatformByName(platform)
 	var out []BreakdownSet
 	for _, s := range breakdownSets {
 		if slices.Contains(s.Platforms, platform) {
-			out = append(out, s)
+			out = append(out, p.narrow(s))
 		}
 	}
 	return out
+}
+
+// narrow is s as platform p's rows carry it: the delivery set with p's
+// Delivery dimensions, labelled by them.
+func (p Platform) narrow(s BreakdownSet) BreakdownSet {
+	if s.Key != Delivery || p.Delivery == nil {
+		return s
+	}
+	s.Dimensions = slices.Clone(p.Delivery)
+	s.Label = joinWords(s.Dimensions, "and")
+	if len(s.Dimensions) == 1 {
+		s.Label += " (alone)"
+	}
+	return s
 }
 
 // SetLabels lists a platform's sets for a message: "age and gender; placement
@@ -139,42 +164,24 @@ func IsBreakdown(name string) bool {
 	return false
 }
 
-// checkBreakdownSets refuses a table a query could read ambiguously: for any
-// breakdown dimensions, the sets the platforms choose must be told apart by
-// their keys alone, so that `breakdown IN (the chosen keys)` never reads two
-// sets of one platform. It checks every subset of the breakdown dimensions.
+// checkBreakdownSets refuses a table a query could not read: a platform's
+// delivery dimensions (Platform.Delivery) must be some of the delivery set's,
+// and every breakdown dimension a set holds must be one. Two platforms may
+// read different sets for the same breakdowns (Meta device_platform, Google
+// delivery): a warehouse reads each set's rows of the platforms that chose
+// it (query.Query.SetReads), never another platform's.
 func checkBreakdownSets() error {
-	var dims []string
 	for _, s := range breakdownSets {
 		for _, d := range s.Dimensions {
-			if !slices.Contains(dims, d) {
-				dims = append(dims, d)
-			}
 			if f, ok := Lookup(d); !ok || f.Level != LevelBreakdown {
 				return fmt.Errorf("breakdown set %s: %s is not a breakdown dimension", s.Key, d)
 			}
 		}
 	}
-	for mask := 0; mask < 1<<len(dims); mask++ {
-		var sub []string
-		for i, d := range dims {
-			if mask&(1<<i) != 0 {
-				sub = append(sub, d)
-			}
-		}
-		chosen := map[string]bool{}
-		for _, p := range AllPlatforms {
-			if s, ok := SetFor(p, sub); ok {
-				chosen[s.Key] = true
-			}
-		}
-		for _, p := range AllPlatforms {
-			own, _ := SetFor(p, sub)
-			for _, s := range PlatformSets(p) {
-				if s.Key != own.Key && chosen[s.Key] {
-					return fmt.Errorf("breakdown sets: for %v, %s would read both %s and %s", sub, p, own.Key, s.Key)
-				}
-			}
+	delivery, _ := BreakdownSetByKey(Delivery)
+	for _, p := range platforms {
+		if p.Delivery != nil && !delivery.Holds(p.Delivery) {
+			return fmt.Errorf("%s: delivery dimensions %v are not the delivery set's %v", p.Name, p.Delivery, delivery.Dimensions)
 		}
 	}
 	return nil

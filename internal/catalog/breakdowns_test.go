@@ -38,8 +38,15 @@ func TestSetFor(t *testing.T) {
 		want     string // "" : none
 	}{
 		{MetaAds, nil, Delivery},
-		{MetaAds, []string{"country", "device"}, Delivery},
-		{MetaAds, []string{"publisher_platform", "device"}, Delivery},
+		{MetaAds, []string{"country"}, Delivery},
+		// Insights reports country alone ("Combining breakdowns"): Meta's
+		// devices and publisher platforms are their own set.
+		{MetaAds, []string{"country", "device"}, ""},
+		{MetaAds, []string{"country", "publisher_platform"}, ""},
+		{MetaAds, []string{"publisher_platform", "device"}, "device_platform"},
+		{MetaAds, []string{"device"}, "device_platform"},
+		{GoogleAds, []string{"country", "device"}, Delivery},
+		{TikTokAds, []string{"publisher_platform", "device"}, Delivery},
 		{MetaAds, []string{"age", "gender"}, "age_gender"},
 		{MetaAds, []string{"age"}, "age_gender"},
 		{GoogleAds, []string{"age"}, "age"},
@@ -56,6 +63,23 @@ func TestSetFor(t *testing.T) {
 		if got := map[bool]string{true: s.Key}[ok]; got != c.want {
 			t.Errorf("SetFor(%s, %v) = %q, want %q", c.platform, c.dims, got, c.want)
 		}
+	}
+	// What a platform's rows of each set carry: the sets a sync fetches.
+	for _, c := range []struct {
+		platform, key string
+		dims          []string
+	}{
+		{MetaAds, Delivery, []string{"country"}},
+		{MetaAds, "device_platform", []string{"device", "publisher_platform"}},
+		{GoogleAds, Delivery, []string{"country", "device", "publisher_platform"}},
+	} {
+		i := slices.IndexFunc(PlatformSets(c.platform), func(s BreakdownSet) bool { return s.Key == c.key })
+		if i < 0 || !slices.Equal(PlatformSets(c.platform)[i].Dimensions, c.dims) {
+			t.Errorf("PlatformSets(%s) %s: want dimensions %v, got %v", c.platform, c.key, c.dims, PlatformSets(c.platform))
+		}
+	}
+	if s, _ := SetFor(MetaAds, []string{"country"}); s.Label != "country (alone)" {
+		t.Errorf("Meta's delivery set is labelled %q", s.Label)
 	}
 	ca, _ := BreakdownSetByKey("conversion_action")
 	for m, want := range map[string]bool{"conversions": true, "conversion_value": true, "spend": false, "cpa": false, "roas": false, "conversion_rate": false} {

@@ -44,9 +44,10 @@ func fieldTables() string {
 		row := "| `" + s.Key + "` | `" + strings.Join(s.Dimensions, "`, `") + "` | " + level + " | " + metrics + " |"
 		for _, p := range AllPlatforms {
 			mark := " – |"
-			for _, q := range s.Platforms {
-				if q == p {
-					mark = " yes |"
+			if own, ok := platformSet(p, s.Key); ok {
+				mark = " yes |"
+				if len(own.Dimensions) < len(s.Dimensions) {
+					mark = " `" + strings.Join(own.Dimensions, "`, `") + "` only |"
 				}
 			}
 			row += mark
@@ -54,6 +55,16 @@ func fieldTables() string {
 		b.WriteString(row + "\n")
 	}
 	return b.String()
+}
+
+// platformSet is platform's set key as its rows carry it (PlatformSets).
+func platformSet(platform, key string) (BreakdownSet, bool) {
+	for _, s := range PlatformSets(platform) {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return BreakdownSet{}, false
 }
 
 func platformNames() []string {

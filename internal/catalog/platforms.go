@@ -35,6 +35,10 @@ type Platform struct {
 	// Sets are the breakdown sets its reports give (BreakdownSet keys, in
 	// the sets' order): the breakdown dimensions it reports are theirs.
 	Sets []string
+	// Delivery, when not nil, are the only dimensions of the delivery set
+	// its delivery rows carry; its other breakdown dimensions are in other
+	// sets. Nil: all of the delivery set's.
+	Delivery []string
 	// NotReported are the stored metrics it does not report: its facts hold
 	// NULL for them and answers warn metric_not_reported. It reports every
 	// other stored metric, and a computed metric where it reports all the
@@ -67,7 +71,11 @@ var platforms = []Platform{
 		Name: MetaAds, Label: "Meta", DisplayName: "Meta Ads",
 		Aliases:   []string{"meta", "facebook", "fb", "facebook ads", "fb ads", "meta marketing"},
 		AccountID: &metaAccountID,
-		Sets:      []string{Delivery, "age_gender", "placement", "conversion_action"},
+		Sets:      []string{Delivery, "device_platform", "age_gender", "placement", "conversion_action"},
+		// Insights reports country alone: with device or publisher_platform
+		// it refuses the request (Insights API Breakdowns, "Combining
+		// breakdowns"), so Meta's delivery by device is its own report.
+		Delivery: []string{"country"},
 		Publishers: []Publisher{
 			{Name: "facebook", Aliases: []string{"fb"}},
 			{Name: "instagram", Aliases: []string{"ig", "insta", "instagram ads"}},

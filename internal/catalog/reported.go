@@ -37,7 +37,7 @@ func reportedBy(fields []Field) []Field {
 			switch {
 			case f.Kind == Dimension && f.Level == LevelBreakdown:
 				ok = slices.ContainsFunc(breakdownSets, func(s BreakdownSet) bool {
-					return slices.Contains(s.Dimensions, f.Name) && slices.Contains(p.Sets, s.Key)
+					return slices.Contains(p.Sets, s.Key) && slices.Contains(p.narrow(s).Dimensions, f.Name)
 				})
 			case f.Kind == Dimension:
 			case f.Aggregation == Sum || f.Distinct != "":

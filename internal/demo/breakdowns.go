@@ -11,7 +11,9 @@ import (
 // Breakdown sets (catalog.BreakdownSet) other than delivery: for every campaign
 // and day with delivery, the rows the account's platform reports in its age ×
 // gender (Google: age, gender), placement and conversion action reports, stored
-// per campaign. They are made FROM the day's delivery rows, after them: each
+// per campaign; and Meta's device × publisher_platform rows (device_platform),
+// stored per ad: the delivery rows summed over country, which Insights does
+// not report with them. They are made FROM the day's delivery rows, after them: each
 // set's rows split the campaign-day's delivery totals exactly (integer splits,
 // money in whole cents, Google conversions in quarters), so "spend by age"
 // always adds up to "spend". The shares come from the campaign's audience (its
@@ -299,6 +301,11 @@ func (b *breakdownGen) day(d, start int) {
 		b.groups[ci] = gs
 	}
 	date := g.p.dates[d]
+	for _, s := range b.sets {
+		if s.Level == catalog.LevelAd {
+			b.perAd(s, start, end)
+		}
+	}
 	for ci, c := range g.a.campaigns {
 		if !b.seen[ci] {
 			continue
@@ -318,6 +325,33 @@ func (b *breakdownGen) day(d, start int) {
 				b.actions(ci, c, s, row)
 			}
 		}
+	}
+}
+
+// perAd appends the rows of set s, kept per ad like delivery (Meta's
+// device_platform): the day's delivery rows g.batch[start:end], artifacts
+// included, summed over the delivery dimensions s does not carry, so they
+// add up to the delivery exactly. It draws no random number.
+func (b *breakdownGen) perAd(s catalog.BreakdownSet, start, end int) {
+	g := b.g
+	keep := func(dim, v string) string {
+		if s.Holds([]string{dim}) {
+			return v
+		}
+		return ""
+	}
+	type key struct{ campaign, adset, ad, country, device, pub string }
+	at := map[key]int{}
+	for i := start; i < end; i++ {
+		f := g.batch[i] // a copy: appending may move the batch
+		k := key{f.CampaignID, f.AdSetID, f.AdID, keep("country", f.Country), keep("device", f.Device), keep("publisher_platform", f.PublisherPlatform)}
+		if j, ok := at[k]; ok {
+			add(&g.batch[j].Measures, &f.Measures)
+			continue
+		}
+		at[k] = len(g.batch)
+		g.batch = append(g.batch, Fact{Date: f.Date, AccountID: f.AccountID, CampaignID: f.CampaignID, AdSetID: f.AdSetID, AdID: f.AdID,
+			Breakdown: s.Key, Country: k.country, Device: k.device, PublisherPlatform: k.pub, Measures: f.Measures})
 	}
 }
 

@@ -88,6 +88,21 @@ func TestBreakdownSets(t *testing.T) {
 		}
 		return m[k]
 	}
+	// Sets kept per ad (Meta's device_platform) sum to the delivery of every
+	// ad-day, artifacts included.
+	type adDay struct {
+		account, campaign, adset, ad string
+		day                          time.Time
+	}
+	byAd := map[adDay]*[catalog.NumMeasures]float64{}
+	perAd := map[string]map[adDay]*[catalog.NumMeasures]float64{}
+	sumAd := func(m map[adDay]*[catalog.NumMeasures]float64, f *Fact) {
+		k := adDay{f.AccountID, f.CampaignID, f.AdSetID, f.AdID, f.Date}
+		if m[k] == nil {
+			m[k] = &[catalog.NumMeasures]float64{}
+		}
+		sumInto(m[k], f)
+	}
 	counts := map[string]int{}
 	prevAcct, prevDate, prevSet := -1, time.Time{}, ""
 	for i := range s.facts {
@@ -103,6 +118,7 @@ func TestBreakdownSets(t *testing.T) {
 		counts[f.BreakdownKey()]++
 		cd := campaignDay{f.CampaignID, f.Date}
 		if f.Breakdown == "" {
+			sumAd(byAd, f)
 			if f.CampaignID != "" {
 				sumInto(get(delivery, cd), f)
 				k := placementKey{cd, orUnknown(f.PublisherPlatform), orUnknown(f.Device)}
@@ -117,16 +133,32 @@ func TestBreakdownSets(t *testing.T) {
 		if !ok || set.Key == catalog.Delivery || !slices.Contains(set.Platforms, a.Platform) {
 			t.Fatalf("row %d: breakdown %q on %s", i, f.Breakdown, a.Platform)
 		}
-		// Per campaign: no ad set, ad or country.
-		if c, ok := campaigns[f.CampaignID]; !ok || c.AccountID != f.AccountID || f.AdSetID != "" || f.AdID != "" || f.Country != "" {
-			t.Fatalf("row %d: a %s row not per campaign of its account: %+v", i, f.Breakdown, f)
-		}
-		// Exactly the set's dimensions, none empty.
-		dims := map[string]string{"age": f.Age, "gender": f.Gender, "placement": f.Placement,
+		dims := map[string]string{"age": f.Age, "gender": f.Gender, "placement": f.Placement, "country": f.Country,
 			"publisher_platform": f.PublisherPlatform, "device": f.Device, "conversion_action": f.ConversionAction}
-		for d, v := range dims {
-			if slices.Contains(set.Dimensions, d) != (v != "") {
-				t.Fatalf("row %d: %s row with %s = %q: %+v", i, f.Breakdown, d, v, f)
+		if set.Level == catalog.LevelAd {
+			// Per ad, like delivery: its objects, artifacts' empty values.
+			if c, ok := campaigns[f.CampaignID]; f.CampaignID != "" && (!ok || c.AccountID != f.AccountID) {
+				t.Fatalf("row %d: a %s row of another account's campaign: %+v", i, f.Breakdown, f)
+			}
+			for d, v := range dims {
+				if !slices.Contains(set.Dimensions, d) && v != "" {
+					t.Fatalf("row %d: %s row with %s = %q: %+v", i, f.Breakdown, d, v, f)
+				}
+			}
+			if perAd[f.Breakdown] == nil {
+				perAd[f.Breakdown] = map[adDay]*[catalog.NumMeasures]float64{}
+			}
+			sumAd(perAd[f.Breakdown], f)
+		} else {
+			// Per campaign: no ad set, ad or country.
+			if c, ok := campaigns[f.CampaignID]; !ok || c.AccountID != f.AccountID || f.AdSetID != "" || f.AdID != "" || f.Country != "" {
+				t.Fatalf("row %d: a %s row not per campaign of its account: %+v", i, f.Breakdown, f)
+			}
+			// Exactly the set's dimensions, none empty.
+			for d, v := range dims {
+				if slices.Contains(set.Dimensions, d) != (v != "") {
+					t.Fatalf("row %d: %s row with %s = %q: %+v", i, f.Breakdown, d, v, f)
+				}
 			}
 		}
 		checkValues(t, a, f)
@@ -155,10 +187,30 @@ func TestBreakdownSets(t *testing.T) {
 				t.Fatalf("row %d: Google action %q is not one of the account's primary actions %q", i, f.ConversionAction, a.ConversionActions)
 			}
 		}
+		if f.CampaignID == "" {
+			continue // an artifact of a per-ad set: checked per ad below
+		}
 		if sets[f.Breakdown] == nil {
 			sets[f.Breakdown] = map[campaignDay]*[catalog.NumMeasures]float64{}
 		}
 		sumInto(get(sets[f.Breakdown], cd), f)
+	}
+	for k, want := range byAd {
+		for _, set := range catalog.PlatformSets(accounts[k.account].Platform) {
+			if set.Key == catalog.Delivery || set.Level != catalog.LevelAd {
+				continue
+			}
+			if got := perAd[set.Key][k]; got == nil || *got != *want {
+				t.Fatalf("%v: %s rows sum to %v, delivery to %v", k, set.Key, got, want)
+			}
+		}
+	}
+	for key, m := range perAd {
+		for k := range m {
+			if byAd[k] == nil {
+				t.Fatalf("%s rows on %v, an ad-day without delivery", key, k)
+			}
+		}
 	}
 
 	// Sums: every set of the platform, every campaign-day with delivery.

@@ -11,10 +11,11 @@ import (
 
 // Breakdown sets in exports (docs/import.md, "Breakdowns"): an export with
 // Age/Gender columns (Meta, TikTok; Google's age report or gender report),
-// or Placement (Meta, TikTok), holds the rows of a breakdown set other than
-// delivery (catalog.BreakdownSets). Its lines become that set's rows, summed
-// up to campaign × day × the set's values — the level the set is stored at —
-// and never into delivery rows. A file whose breakdown columns no set holds
+// Placement (Meta, TikTok), or Meta's Impression device or Platform, holds
+// the rows of a breakdown set other than delivery (catalog.BreakdownSets).
+// Its lines become that set's rows, summed up to the level the set is stored
+// at (campaign × day × the set's values; Meta's device_platform keeps its
+// ads) — and never into delivery rows. A file whose breakdown columns no set holds
 // together is refused.
 
 // ConversionActionSet is the key of the breakdown set of conversions by
@@ -22,7 +23,8 @@ import (
 const ConversionActionSet = "conversion_action"
 
 // BreakdownKey is the key of the breakdown set the export's lines belong to:
-// catalog.Delivery unless the file has age, gender or placement columns. A
+// catalog.Delivery unless the file has the columns of another set (age,
+// gender, placement; Meta's device or platform). A
 // delivery export may also carry conversion_action rows (Meta's per-action
 // columns).
 func (ex *Export) BreakdownKey() string {
@@ -100,41 +102,64 @@ var breakdownDims = []struct {
 }
 
 // chooseSet decides the breakdown set of the file's lines from its breakdown
-// columns: delivery without age, gender and placement; else the platform's
-// set that holds them all (catalog.SetFor). Breakdowns no set of the
-// platform holds together are refused, naming the groups that work.
+// columns: delivery without any; else the platform's set that holds them all
+// (catalog.SetFor): delivery, or Meta's device_platform for its Impression
+// device and Platform columns (Meta reports country alone), or a set kept
+// per campaign. Breakdowns no set of the platform holds together are
+// refused, naming the groups that work.
 func (p *parser) chooseSet() error {
 	var dims, titles []string
-	other := false
+	var bad *column // the first column of a dimension the platform's delivery rows lack
+	delivery, _ := catalog.SetFor(p.platform, nil)
 	for _, b := range breakdownDims {
 		if c := p.cols[b.k]; c != nil {
 			dims = append(dims, b.dim)
 			titles = append(titles, c.header)
-			other = other || b.k >= colAge
+			if bad == nil && !delivery.Holds([]string{b.dim}) {
+				bad = c
+			}
 		}
 	}
-	if !other {
+	if len(dims) == 0 {
 		p.set = catalog.Delivery
 		return nil
 	}
-	if s, ok := catalog.SetFor(p.platform, dims); ok && s.Key != catalog.Delivery && s.Key != ConversionActionSet {
+	if s, ok := catalog.SetFor(p.platform, dims); ok && s.Key != ConversionActionSet {
 		p.set = s.Key
-		p.rep.Breakdown = s.Key
-		p.rep.note("breakdown set %s: the lines are stored as %s rows per campaign and day (summed up from %s where the file has them), apart from the delivery rows; reach is not imported for them",
-			s.Key, s.Label, p.adSets()+" and ads")
+		switch {
+		case s.Key == catalog.Delivery:
+		case p.perCampaign():
+			p.rep.Breakdown = s.Key
+			p.rep.note("breakdown set %s: the lines are stored as %s rows per campaign and day (summed up from %s where the file has them), apart from the delivery rows; reach is not imported for them",
+				s.Key, s.Label, p.adSets()+" and ads")
+		default:
+			p.rep.Breakdown = s.Key
+			p.rep.note("breakdown set %s: the lines are stored as %s rows per ad and day, apart from the delivery rows (%s reports them apart from country); reach is not imported for them",
+				s.Key, s.Label, displayName(p.platform))
+		}
 		return nil
 	}
-	col := p.cols[colPlacement]
-	for _, k := range []kind{colAge, colGender, colPlacement} {
-		if p.cols[k] != nil {
-			col = p.cols[k]
-			break
-		}
-	}
-	return p.errAt(p.header.line(), col.index+1, "",
+	return p.errAt(p.header.line(), bad.index+1, "",
 		fmt.Sprintf("the breakdown columns %s are not reported together by %s, so their lines cannot be stored as one breakdown set",
 			strings.Join(quoteAll(titles), ", "), displayName(p.platform)),
 		"export one group of breakdowns per file: "+p.setColumns())
+}
+
+// perCampaign says whether the file's set is kept per campaign
+// (catalog.BreakdownSet.Level): its lines are summed up to their campaigns.
+// Delivery and Meta's device_platform keep ad sets and ads.
+func (p *parser) perCampaign() bool {
+	s, _ := catalog.BreakdownSetByKey(p.set)
+	return s.Level == catalog.LevelCampaign
+}
+
+// adLevelSet is the Breakdown of a fact kept per ad: "" for delivery (as
+// every delivery row is written), else the set's key.
+func (p *parser) adLevelSet() string {
+	if p.set == catalog.Delivery {
+		return ""
+	}
+	return p.set
 }
 
 func quoteAll(s []string) []string {
@@ -171,6 +196,8 @@ func (p *parser) setColumns() string {
 		switch {
 		case len(cols) == 0:
 			groups = append(groups, "no breakdown column (delivery)")
+		case s.Key == catalog.Delivery && len(cols) == 1:
+			groups = append(groups, cols[0]+" or none (delivery)")
 		case s.Key == catalog.Delivery:
 			groups = append(groups, andList(cols)+", any of them or none (delivery)")
 		default:

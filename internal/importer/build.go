@@ -176,7 +176,7 @@ func (b *builder) add(r *row) error {
 		c.StartDate, b.started[cid] = r.day, true // the first day of delivery
 	}
 	b.rep.RowsImported++
-	if b.p.set != catalog.Delivery {
+	if b.p.perCampaign() {
 		b.addSetRow(r, cid)
 		return nil
 	}
@@ -189,7 +189,7 @@ func (b *builder) add(r *row) error {
 	if !seen {
 		b.facts[k] = len(b.ex.Facts)
 		b.ex.Facts = append(b.ex.Facts, ads.Fact{Date: r.day, AccountID: r.accountID, CampaignID: cid, AdSetID: sid, AdID: adid,
-			Country: r.country, Device: r.device, PublisherPlatform: r.platform, Measures: r.measures})
+			Country: r.country, Device: r.device, PublisherPlatform: r.platform, Breakdown: b.p.adLevelSet(), Measures: r.measures})
 		if b.keepReach && r.reach >= 0 {
 			b.reach[k] = r.reach
 		}

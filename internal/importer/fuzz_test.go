@@ -170,7 +170,7 @@ func checkExport(t *testing.T, ex *Export) {
 			}
 		case f.BreakdownKey() != set:
 			t.Fatalf("a %s row in a %s export: %+v", f.BreakdownKey(), set, f)
-		case set != catalog.Delivery && (f.AdSetID != "" || f.AdID != ""):
+		case perCampaignSet(set) && (f.AdSetID != "" || f.AdID != ""):
 			t.Fatalf("a %s row below its campaign: %+v", set, f)
 		case set == catalog.Delivery:
 			purchases[key] += f.Measures[catalog.Conversions]

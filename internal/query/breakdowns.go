@@ -48,20 +48,52 @@ func (q *Query) BreakdownSet(platform string) (catalog.BreakdownSet, bool) {
 	return catalog.SetFor(platform, q.Breakdowns())
 }
 
-// BreakdownKeys are the keys of the sets the query reads on its accounts'
-// platforms, sorted: what a warehouse filters facts.breakdown by. The
-// catalog guarantees no platform has two of them (checkBreakdownSets).
-func (q *Query) BreakdownKeys() []string {
-	var out []string
+// SetRead is one breakdown set a query reads: its key (facts.breakdown),
+// and the platforms whose rows of it are read when a platform of the query
+// stores that set too but reads another (Meta stores delivery and reads
+// device from device_platform, Google reads device from delivery): reading
+// every platform's rows there would count Meta twice. Platforms is nil when
+// every row of the set is read.
+type SetRead struct {
+	Key       string
+	Platforms []string
+}
+
+// SetReads are the sets the query reads on its accounts' platforms, sorted
+// by key: what a warehouse filters facts by. Delivery alone for a query
+// with no accounts.
+func (q *Query) SetReads() []SetRead {
+	chosen := map[string]string{} // platform → key
+	var keys []string
 	for _, p := range q.AccountPlatforms() {
-		if s, ok := q.BreakdownSet(p); ok && !slices.Contains(out, s.Key) {
-			out = append(out, s.Key)
+		if s, ok := q.BreakdownSet(p); ok {
+			chosen[p] = s.Key
+			if !slices.Contains(keys, s.Key) {
+				keys = append(keys, s.Key)
+			}
 		}
 	}
-	if len(out) == 0 {
-		out = []string{catalog.Delivery}
+	if len(keys) == 0 {
+		return []SetRead{{Key: catalog.Delivery}}
 	}
-	sort.Strings(out)
+	sort.Strings(keys)
+	out := make([]SetRead, len(keys))
+	for i, k := range keys {
+		out[i].Key = k
+		var readers []string
+		shared := false
+		for _, p := range q.AccountPlatforms() {
+			switch {
+			case chosen[p] == k:
+				readers = append(readers, p)
+			case slices.ContainsFunc(catalog.PlatformSets(p), func(s catalog.BreakdownSet) bool { return s.Key == k }):
+				shared = true
+			}
+		}
+		if shared {
+			out[i].Platforms = readers
+		}
+	}
 	return out
 }
 

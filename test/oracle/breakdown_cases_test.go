@@ -204,26 +204,31 @@ func TestAttributionWindowArgument(t *testing.T) {
 }
 
 // TestBreakdownSetsSumToDelivery checks the generated data directly: the
-// rows of every set other than conversion_action sum, per campaign and day,
-// to the delivery rows' measures (delivery rows without a campaign, the
-// account's artifacts, are in no set); conversion_action's rows of the account's
-// default actions to its conversions and conversion_value; every set row
-// has its set's dimensions and no ad set or ad.
+// rows of every per-campaign set other than conversion_action sum, per
+// campaign and day, to the delivery rows' measures (delivery rows without a
+// campaign, the account's artifacts, are in no such set); a set kept per ad
+// (Meta's device_platform) per ad and day, artifacts included;
+// conversion_action's rows of the account's default actions to its
+// conversions and conversion_value; every per-campaign set row has its
+// set's dimensions and no ad set or ad.
 func TestBreakdownSetsSumToDelivery(t *testing.T) {
 	warehouseOnly(t)
 	d := oracleData(t)
 	type key struct {
-		campaign string
-		day      time.Time
+		campaign, adset, ad string
+		day                 time.Time
 	}
-	sumBy := func(fs []Fact, keep func(f *Fact) bool) map[key]*Sums {
+	sumBy := func(fs []Fact, perAd bool, keep func(f *Fact) bool) map[key]*Sums {
 		out := map[key]*Sums{}
 		for i := range fs {
 			f := &fs[i]
 			if keep != nil && !keep(f) {
 				continue
 			}
-			k := key{f.Dims[DimIndex("campaign_id")], f.Date}
+			k := key{campaign: f.Dims[DimIndex("campaign_id")], day: f.Date}
+			if perAd {
+				k.adset, k.ad = f.Dims[DimIndex("adset_id")], f.Dims[DimIndex("ad_id")]
+			}
 			if out[k] == nil {
 				out[k] = &Sums{}
 			}
@@ -240,11 +245,11 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 		}
 	}) {
 		a := d.Accounts[id]
-		delivery := sumBy(d.Facts[id], nil)
 		for _, s := range SetTable {
 			if s.Key == "delivery" || !slices.Contains(s.Platforms, a.Platform) {
 				continue
 			}
+			delivery := sumBy(d.Facts[id], !s.PerCampaign, nil)
 			rows := d.Sets[s.Key][id]
 			if len(rows) == 0 && len(d.Facts[id]) > 0 {
 				t.Errorf("%s (%s): no %s rows", id, a.Platform, s.Key)
@@ -252,6 +257,14 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 			}
 			for i := range rows {
 				f := &rows[i]
+				if !s.PerCampaign {
+					for _, dim := range BreakdownDims {
+						if v := f.Dims[DimIndex(dim)]; v != "" && !slices.Contains(s.Dims, dim) {
+							t.Fatalf("%s: a %s row with %s %q", id, s.Key, dim, v)
+						}
+					}
+					continue
+				}
 				for _, dim := range s.Dims {
 					if f.Dims[DimIndex(dim)] == "" {
 						t.Fatalf("%s: a %s row without %s: %+v", id, s.Key, dim, f.Dims)
@@ -274,9 +287,9 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 					measures = append(measures, m)
 				}
 			}
-			got := sumBy(rows, keep)
+			got := sumBy(rows, !s.PerCampaign, keep)
 			for k, want := range delivery {
-				if k.campaign == "" {
+				if k.campaign == "" && s.PerCampaign {
 					continue // the account's own artifacts: no campaign's report has them
 				}
 				g := got[k]

@@ -37,7 +37,12 @@ type OracleSet struct {
 // each platform, the first set that platform reports holding all of the
 // query's breakdown dimensions and dimension filter fields.
 var SetTable = []OracleSet{
-	{Key: "delivery", Platforms: []string{metaAds, googleAds, tiktokAds}, Dims: []string{"country", "device", "publisher_platform"}},
+	// Meta's Insights reports country alone ("Combining breakdowns"): its
+	// delivery rows carry country, its device_platform rows device and
+	// publisher_platform.
+	{Key: "delivery", Platforms: []string{metaAds}, Dims: []string{"country"}},
+	{Key: "delivery", Platforms: []string{googleAds, tiktokAds}, Dims: []string{"country", "device", "publisher_platform"}},
+	{Key: "device_platform", Platforms: []string{metaAds}, Dims: []string{"device", "publisher_platform"}},
 	{Key: "age_gender", Platforms: []string{metaAds, tiktokAds}, Dims: []string{"age", "gender"}, PerCampaign: true},
 	{Key: "age", Platforms: []string{googleAds}, Dims: []string{"age"}, PerCampaign: true},
 	{Key: "gender", Platforms: []string{googleAds}, Dims: []string{"gender"}, PerCampaign: true},

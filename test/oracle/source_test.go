@@ -81,9 +81,8 @@ func (d *Data) asLive() {
 
 // liveProblems are the refusals of a call the normalizer lets through that
 // a platform's API cannot report, each said before any request: Google
-// reads countries per ad group at the finest (user_location_view); Meta
-// reports country alone among the delivery breakdowns (Insights
-// "Combining breakdowns").
+// reads countries per ad group at the finest (user_location_view). (Meta's
+// country alone is in SetTable: every source refuses it alike.)
 func liveProblems(c *Call) []ExpectedProblem {
 	fields := append(slices.Clone(c.Dims), c.TextFields...)
 	has := func(names ...string) bool {
@@ -94,10 +93,6 @@ func liveProblems(c *Call) []ExpectedProblem {
 	if slices.Contains(platforms, googleAds) && has("country") && has("ad_id", "ad_name") {
 		out = append(out, ExpectedProblem{Field: "", Says: []string{"country", "per ad group"},
 			Why: "Google Ads reports countries per ad group at the finest"})
-	}
-	if slices.Contains(platforms, metaAds) && has("country") && has("device", "publisher_platform") {
-		out = append(out, ExpectedProblem{Field: "dimensions", Says: []string{"country alone"},
-			Why: "Meta reports country alone among the delivery breakdowns"})
 	}
 	return out
 }

@@ -44,8 +44,8 @@ func TestEveryBreakdownSetSumsToTheTotals(t *testing.T) {
 				ms = []string{"conversions"}
 			}
 			q, got := run(t, src, `{`+base+`,"dimensions":`+jsonStrings(dims)+`,"metrics":`+jsonStrings(ms)+`}`)
-			if keys := q.BreakdownKeys(); len(keys) != 1 || keys[0] != set.Key {
-				t.Errorf("%s %s: reads sets %v", platform, set.Key, keys)
+			if reads := q.SetReads(); len(reads) != 1 || reads[0].Key != set.Key {
+				t.Errorf("%s %s: reads sets %v", platform, set.Key, reads)
 			}
 			if set.Key == "conversion_action" {
 				// Only the default actions' rows make up conversions.
@@ -126,5 +126,36 @@ func TestCoverageCountsDeliveryRows(t *testing.T) {
 	}
 	if sets == 0 {
 		t.Fatal("no breakdown rows: the test proves nothing")
+	}
+}
+
+// TestEachPlatformReadsItsOwnSet: one query over Meta, Google and TikTok
+// accounts by device reads Meta's device_platform rows and the others'
+// delivery rows (Meta stores delivery too, by country): every account's
+// totals by device equal its totals, none counted twice; and a device query
+// and a country query on Meta give the same totals.
+func TestEachPlatformReadsItsOwnSet(t *testing.T) {
+	src := openTestSource(t)
+	var accts []ads.Account
+	for _, p := range catalog.AllPlatforms {
+		accts = append(accts, accountsWhere(t, src, func(a ads.Account) bool { return a.Platform == p })[:2]...)
+	}
+	base := fmt.Sprintf(`"account_ids":%s,"date_range":{"start":"2026-01-01","end":"2026-02-28"},"metrics":["spend","impressions","clicks"]`, ids(accts))
+	all := []string{"spend", "impressions", "clicks"}
+	_, total := run(t, src, `{`+base+`,"dimensions":["account_id"]}`)
+	want := sumsBy(total, "account_id", all)
+	for _, dims := range []string{`["account_id","device"]`, `["account_id","publisher_platform","device"]`, `["account_id","country"]`} {
+		_, tab := run(t, src, `{`+base+`,"dimensions":`+dims+`}`)
+		got := sumsBy(tab, "account_id", all)
+		if len(got) != len(want) || len(want) < len(catalog.AllPlatforms) {
+			t.Fatalf("%s: %d accounts, their totals %d", dims, len(got), len(want))
+		}
+		for id, ms := range want {
+			for _, m := range all {
+				if math.Abs(got[id][m]-ms[m]) > 1e-6*math.Max(1, ms[m]) {
+					t.Errorf("%s: account %s %s sums to %v, its total is %v", dims, id, m, got[id][m], ms[m])
+				}
+			}
+		}
 	}
 }

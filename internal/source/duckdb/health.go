@@ -41,7 +41,16 @@ func (s *Source) Check(ctx context.Context) error {
 // DemoData reports whether the warehouse holds the demo dataset
 // (source.DemoLabelled), as read when it was opened: the file is opened
 // read-only and demo and import refuse to write it while a server reads it.
-func (s *Source) DemoData() (bool, string) { return s.demo, s.demoLabel }
+func (s *Source) DemoData() (bool, string) {
+	d := s.demo.Load()
+	return d.demo, d.label
+}
+
+// demoState is whether a Source's data is the demo dataset, and its label.
+type demoState struct {
+	demo  bool
+	label string
+}
 
 // readDemo reads the dataset's kind and label.
 func readDemo(ctx context.Context, db *sql.DB) (bool, string, error) {

@@ -43,5 +43,5 @@ func OpenMemory(ctx context.Context, produce func(context.Context, ads.Sink) err
 		db.Close()
 		return nil, err
 	}
-	return newSource(&Source{db: db, path: ":memory:", logger: slog.New(slog.DiscardHandler)}), nil
+	return newSource(&Source{db: db, path: ":memory:", logger: slog.New(slog.DiscardHandler)}, false, ""), nil
 }

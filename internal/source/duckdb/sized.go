@@ -8,7 +8,8 @@ import (
 
 // newSource completes s: its statements that count and summarize results in
 // the warehouse (source.Sizer) run on its database.
-func newSource(s *Source) *Source {
+func newSource(s *Source, isDemo bool, demoLabel string) *Source {
+	s.demo.Store(&demoState{isDemo, demoLabel})
 	s.Sized = sqlgen.Sized{Dialect: sqlgen.DuckDB{}, Run: s.run}
 	return s
 }

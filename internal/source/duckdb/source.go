@@ -77,9 +77,9 @@ type Source struct {
 	db     *sql.DB
 	path   string
 	logger *slog.Logger
-	// demo: the data is the demo dataset, labelled demoLabel.
-	demo      bool
-	demoLabel string
+	// demo: whether the data is the demo dataset, and its label; a sync
+	// into a writable Source may replace it (SyncTarget).
+	demo atomic.Pointer[demoState]
 	// corrupt is the first corruption a read found (noteCorruption).
 	corrupt atomic.Pointer[error]
 	// Sized counts and summarizes results in the warehouse (source.Sizer).
@@ -135,7 +135,7 @@ func Open(ctx context.Context, path string, opt Options) (*Source, error) {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label, spill: spill}), nil
+	return newSource(&Source{db: db, path: path, logger: opt.Logger, spill: spill}, isDemo, label), nil
 }
 
 // openReadOnly opens the warehouse file read-only, as the server reads it.

@@ -109,7 +109,7 @@ func openWritable(ctx context.Context, db *sql.DB, path string, opt Options) (*S
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
-	return newSource(&Source{db: db, path: path, logger: opt.Logger, demo: isDemo, demoLabel: label, spill: spill, writable: true}), nil
+	return newSource(&Source{db: db, path: path, logger: opt.Logger, spill: spill, writable: true}, isDemo, label), nil
 }
 
 // SyncTarget is a sync into the warehouse s, on its own database handle:
@@ -118,7 +118,22 @@ func (s *Source) SyncTarget(opt importer.SyncOptions) (importer.SyncTarget, erro
 	if !s.writable {
 		return nil, fmt.Errorf("the warehouse %s is open read-only; open it with OpenWritable to sync it", s.path)
 	}
-	return syncTarget(s.db, s.path, opt, false), nil
+	t := syncTarget(s.db, s.path, opt, false)
+	run := t.Run
+	t.Run = func(ctx context.Context, write func(importer.Store) error) error {
+		if err := run(ctx, write); err != nil {
+			return err
+		}
+		// A chunk written with ReplaceDemo ends the demo data: the source's
+		// answers must stop saying they are.
+		isDemo, label, err := readDemo(context.WithoutCancel(ctx), s.db)
+		if err != nil {
+			return fmt.Errorf("open warehouse %s: %w", s.path, err)
+		}
+		s.demo.Store(&demoState{isDemo, label})
+		return nil
+	}
+	return t, nil
 }
 
 // SyncStates are the accounts' sync states (table sync_state), none when

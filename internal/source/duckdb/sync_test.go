@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
@@ -70,5 +71,33 @@ func TestOpenSyncNamesTheServerHoldingTheFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "add `sync: {every: 1h}` to its config") ||
 		!strings.Contains(err.Error(), "or stop it, sync, then start it again") {
 		t.Errorf("open a held file for a sync: %v", err)
+	}
+}
+
+// A server syncing its own warehouse (OpenWritable) over the demo data with
+// ReplaceDemo stops saying its answers are demo data once the chunk is in.
+func TestSyncReplacingTheDemoDataIsNoLongerDemo(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "demo.duckdb")
+	src, err := duckdb.OpenWritable(ctx, path, duckdb.Options{Demo: duckdbtest.Config})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if demo, _ := src.DemoData(); !demo {
+		t.Fatal("the demo warehouse is not demo data")
+	}
+	target, err := src.SyncTarget(importer.SyncOptions{ReplaceDemo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := duckdbtest.Anchor.AddDate(0, 0, -1)
+	c := &importer.Chunk{Account: ads.Account{AccountID: "act_1", Platform: importer.Meta, AccountName: "A", Currency: "USD", Timezone: "UTC", Status: "ACTIVE"},
+		First: day, Last: day, Sets: []string{"delivery"}}
+	if _, err := target.Write(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if demo, label := src.DemoData(); demo {
+		t.Errorf("after replacing the demo data: demo %v, %q", demo, label)
 	}
 }

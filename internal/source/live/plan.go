@@ -156,7 +156,8 @@ func (p *Plan) planDimensions(q *query.Query) error {
 		}
 	}
 	p.ObjectLevel = p.Level
-	if p.Set.Key != catalog.Delivery {
+	if p.Set.Level == catalog.LevelCampaign {
+		// Its rows are campaigns' reports (catalog.BreakdownSet.Level).
 		p.Level = max(p.Level, p.Set.Level)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 )
 
 // TestBreakdownSetRequestShape: each breakdown set is one Insights report per
@@ -35,6 +36,10 @@ func TestBreakdownSetRequestShape(t *testing.T) {
 			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,spend", "breakdowns": "publisher_platform,platform_position"}},
 		{"placement, device and publisher platform", `{"metrics":["clicks"],"dimensions":["device","placement","publisher_platform"],` + base + `}`,
 			map[string]string{"level": "account", "fields": "clicks", "breakdowns": "publisher_platform,platform_position,impression_device"}},
+		{"device and publisher platform by campaign", `{"metrics":["spend"],"dimensions":["campaign_id","device","publisher_platform"],` + base + `}`,
+			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,spend", "breakdowns": "publisher_platform,impression_device"}},
+		{"device by account", `{"metrics":["impressions"],"dimensions":["device"],` + base + `}`,
+			map[string]string{"level": "account", "fields": "impressions", "breakdowns": "impression_device"}},
 		{"conversion action", `{"metrics":["conversions","conversion_value"],"dimensions":["campaign_name","conversion_action"],` + base + `}`,
 			map[string]string{"level": "campaign", "fields": "campaign_id,campaign_name,actions,action_values", "action_attribution_windows": defaultWindows}},
 		{"conversion action by account: still per campaign", `{"metrics":["conversions"],"dimensions":["conversion_action"],` + base + `}`,
@@ -145,24 +150,36 @@ func TestAccountsAttribution(t *testing.T) {
 	}
 }
 
-// TestBreakdownCombinationRefused: a combination Meta refuses (country with
-// device) is refused before any request, saying which groups go together;
-// should Meta refuse one anyway, the account fails as rejected with the same
-// fix.
+// TestBreakdownCombinationRefused: a combination Meta does not report
+// (country with device or publisher_platform: Insights API Breakdowns,
+// "Combining breakdowns") is refused by the query layer, for every source
+// alike (the warehouse too), before any request, naming the groups that go
+// together; should Meta refuse one anyway, the account fails as rejected
+// with the same fix.
 func TestBreakdownCombinationRefused(t *testing.T) {
 	f := newFixture(t, nil)
-	q := normalize(t, f.accounts(t), `{"metrics":["spend"],"dimensions":["country","device"],"platforms":["meta_ads"],"date_preset":"last_7d"}`)
-	_, calls, err := f.run(context.Background(), t, q)
-	var qe *query.Error
-	if !errors.As(err, &qe) || calls != 0 || len(qe.Problems) != 1 || qe.Problems[0].Field != "dimensions" ||
-		!strings.Contains(qe.Problems[0].Problem, "country alone, not with device") || !strings.Contains(qe.Problems[0].Fix, "age with gender") {
-		t.Fatalf("%d requests, %v", calls, err)
+	accounts := f.accounts(t)
+	f.srv.ClearRequests()
+	for _, raw := range []string{
+		`{"metrics":["spend"],"dimensions":["country","device"],"platforms":["meta_ads"],"date_preset":"last_7d"}`,
+		`{"metrics":["spend"],"dimensions":["publisher_platform"],"platforms":["meta_ads"],"date_preset":"last_7d","filters":[{"field":"country","operator":"EQUALS","value":"US"}]}`,
+	} {
+		_, err := query.ParseAndNormalize([]byte(raw), query.Options{Accounts: accounts, Now: duckdbtest.Now, MaxAccounts: 20})
+		var qe *query.Error
+		if !errors.As(err, &qe) || len(qe.Problems) != 1 || qe.Problems[0].Field != "dimensions" ||
+			!strings.Contains(qe.Problems[0].Problem, "Meta Ads cannot combine") || !strings.Contains(qe.Problems[0].Problem, "country") ||
+			!strings.Contains(qe.Problems[0].Fix, "country (alone); device and publisher_platform; age and gender") {
+			t.Fatalf("%s: %v", raw, err)
+		}
+	}
+	if len(f.srv.Requests()) != 0 {
+		t.Errorf("%d requests", len(f.srv.Requests()))
 	}
 	apiErr, perr := ParseError([]byte(`{"error":{"message":"(#100) Current combination of data breakdown columns (action_type, country, impression_device) is invalid","type":"OAuthException","code":100,"fbtrace_id":"x"}}`))
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	if kind, fix := f.conn.explainKind(apiErr); kind != string(source.Rejected) || !strings.Contains(fix, "country alone") {
+	if kind, fix := f.conn.explainKind(apiErr); kind != string(source.Rejected) || !strings.Contains(fix, "country (alone); device and publisher_platform") {
 		t.Errorf("Meta's own refusal: %s / %s", kind, fix)
 	}
 }

@@ -14,9 +14,10 @@ import (
 )
 
 // breakdownCombinationsFix names the combinations Meta documents (Insights
-// API Breakdowns, "Combining breakdowns"), as our dimensions.
-const breakdownCombinationsFix = "Meta reports only some breakdowns together: country alone; device with publisher_platform; " +
-	"placement with publisher_platform and device; age with gender. Ask one of these groups per query"
+// API Breakdowns, "Combining breakdowns"), as our dimensions: Meta's
+// breakdown sets, which the query layer already holds every query to.
+var breakdownCombinationsFix = "Meta reports only some breakdowns together: " + catalog.SetLabels(catalog.MetaAds) +
+	". Ask one of these groups per query"
 
 // accountError says why an account could not be read: the kind, Meta's cause
 // (without secrets) and what the user can do.

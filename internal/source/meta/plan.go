@@ -131,10 +131,11 @@ func (c *Connector) compile(lp *live.Plan) (*fetchPlan, error) {
 // other per-campaign sets (age and gender, placement) are read at the level
 // the query names (lp.ObjectLevel): level=account also counts deleted
 // campaigns, which level=campaign leaves out (docs/meta.md, "Deleted
-// objects"), and its report is a fraction of the rows.
+// objects"), and its report is a fraction of the rows. Sets kept per ad
+// (delivery, device_platform) are read at the plan's level.
 func (p *fetchPlan) planLevel(lp *live.Plan) error {
 	l := lp.ObjectLevel
-	if p.set == "" || p.set == conversionActionSet {
+	if lp.Set.Level == catalog.LevelAd || p.set == conversionActionSet {
 		l = lp.Level
 	}
 	if l < catalog.LevelAccount || l > catalog.LevelAd {
@@ -146,18 +147,11 @@ func (p *fetchPlan) planLevel(lp *live.Plan) error {
 }
 
 // planBreakdowns sets the Meta breakdowns of the plan's breakdown
-// dimensions, in the order Meta documents them.
+// dimensions, in the order Meta documents them. The plan's set holds them
+// together (catalog.SetFor): Meta's country is alone in its delivery set and
+// its device and publisher_platform are the device_platform set, as Insights
+// combines them (Insights API Breakdowns, "Combining breakdowns").
 func (c *Connector) planBreakdowns(p *fetchPlan, dims []string) error {
-	if slices.Contains(dims, "country") && len(dims) > 1 {
-		// Insights reports country alone (Insights API Breakdowns,
-		// "Combining breakdowns"): asked together, every account's request
-		// would fail with (#100) "Current combination of data breakdown
-		// columns … is invalid" — refused here, before any request.
-		others := slices.DeleteFunc(slices.Clone(dims), func(d string) bool { return d == "country" })
-		return &query.Error{Problems: []query.Problem{{Field: "dimensions", Value: "country",
-			Problem: "Meta reports country alone, not with " + strings.Join(others, " or "),
-			Fix:     breakdownCombinationsFix + " (on Meta accounts)"}}}
-	}
 	for _, name := range dims {
 		bs, ok := c.metaBreakdowns(name)
 		if !ok {

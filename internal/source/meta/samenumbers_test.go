@@ -29,8 +29,11 @@ var sameNumbersQueries = []string{
 	`{"metrics":["spend","reach","frequency"],"dimensions":["account_name"],"platforms":["meta_ads"],"time_granularity":"quarterly","date_range":{"start":"2025-10-01","end":"2025-12-31"}}`,
 	// country breakdown with a metric filter, sort and limit
 	`{"metrics":["spend","clicks"],"dimensions":["campaign_name","country"],"platforms":["meta_ads"],"date_preset":"last_30d","filters":[{"field":"spend","operator":"GREATER_THAN","value":50}],"sort":[{"field":"spend","direction":"desc"}],"limit":15}`,
-	// device and publisher platform
+	// device and publisher platform (Meta's device_platform set), by account
+	// and by ad, daily, and filtered on a publisher platform
 	`{"metrics":["spend","impressions","ctr"],"dimensions":["device","publisher_platform"],"platforms":["meta_ads"],"date_preset":"last_30d"}`,
+	`{"metrics":["spend","clicks","conversions"],"dimensions":["ad_name","device"],"platforms":["meta_ads"],"time_granularity":"daily","date_preset":"last_7d"}`,
+	`{"metrics":["spend"],"dimensions":["campaign_name"],"platforms":["meta_ads"],"time_granularity":"weekly","date_preset":"last_30d","filters":[{"field":"publisher_platform","operator":"EQUALS","value":"instagram"}]}`,
 	// ad level, daily
 	`{"metrics":["spend","video_views"],"dimensions":["adset_name","ad_name"],"account_ids":["act_1015823746512093"],"time_granularity":"daily","date_preset":"last_7d"}`,
 	// a metric from a list of actions other than "actions"

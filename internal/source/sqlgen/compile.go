@@ -366,21 +366,58 @@ func (c *compilation) unattributedRows() string {
 	}
 	cond := "f.breakdown = '" + catalog.Delivery + "'"
 	if delivery {
-		platform := "f.platform"
-		if c.d.Layout() != Denormalized {
-			platform = dimensionExpr["platform"]
-			c.aliases[platform[:1]] = true
-		}
-		cond += " AND " + platform + " IN (" + strings.Join(perCampaign, ", ") + ")"
+		cond += " AND " + c.platformIn(perCampaign)
 	}
 	return cond
+}
+
+// platformIn is the condition that a fact's account is of one of platforms
+// (quoted catalog constants, not input).
+func (c *compilation) platformIn(platforms []string) string {
+	platform := "f.platform"
+	if c.d.Layout() != Denormalized {
+		platform = dimensionExpr["platform"]
+		c.aliases[platform[:1]] = true
+	}
+	return platform + " IN (" + strings.Join(platforms, ", ") + ")"
+}
+
+// setRows is the condition of the rows of the sets the query reads
+// (query.Query.SetReads): a set another platform of the query stores but
+// does not read is read for the platforms that read it only.
+func (c *compilation) setRows() string {
+	var keys []any
+	var restricted []query.SetRead
+	for _, r := range c.q.SetReads() {
+		if r.Platforms == nil {
+			keys = append(keys, r.Key)
+		} else {
+			restricted = append(restricted, r)
+		}
+	}
+	// Parameters in the order they appear: some dialects number them by place.
+	var conds []string
+	if len(keys) > 0 {
+		conds = append(conds, "f.breakdown IN ("+c.b.params(keys)+")")
+	}
+	for _, r := range restricted {
+		var quoted []string
+		for _, p := range r.Platforms {
+			quoted = append(quoted, "'"+p+"'")
+		}
+		conds = append(conds, "f.breakdown = "+c.b.param(r.Key)+" AND "+c.platformIn(quoted))
+	}
+	if len(restricted) == 0 {
+		return conds[0]
+	}
+	return "(" + strings.Join(conds, " OR ") + ")"
 }
 
 // breakdownRows is the WHERE condition of the sets the query reads, with the
 // delivery rows no campaign holds beside a per-campaign set (unattributedRows)
 // that carry some of the sums the query reads.
 func (c *compilation) breakdownRows() string {
-	in := "f.breakdown IN (" + c.b.params(anySlice(c.q.BreakdownKeys())) + ")"
+	in := c.setRows()
 	if c.unattributed == "" {
 		return in
 	}

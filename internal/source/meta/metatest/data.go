@@ -223,17 +223,23 @@ func windowSplit(kind catalog.ColumnKind, v float64) map[string]float64 {
 var demographicWindows = []string{"1d_click", "7d_click", "1d_view"}
 
 // factSet is the demo's breakdown set a request reads: age_gender with age or
-// gender, placement with platform_position, else delivery.
+// gender, placement with platform_position, device_platform with a device or
+// publisher_platform (Meta's delivery rows carry country alone:
+// catalog.PlatformSets), else delivery. Each set sums to the same delivery,
+// so the rows of one only are read: never a fact twice.
 func (q *insightsReq) factSet() string {
+	set := catalog.Delivery
 	for _, b := range q.breakdowns {
 		switch b {
 		case "age", "gender":
 			return "age_gender"
 		case "platform_position":
 			return "placement"
+		case "impression_device", "device_platform", "publisher_platform":
+			set = "device_platform"
 		}
 	}
-	return catalog.Delivery
+	return set
 }
 
 // outRow is an Insights row in the API's format: numbers as strings, fields
