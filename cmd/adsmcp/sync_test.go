@@ -291,18 +291,10 @@ func TestSyncUnderARunningServerSaysWhatToDo(t *testing.T) {
 	if testing.Short() {
 		skipreport.Skip(t, "runs the binary")
 	}
-	db := filepath.Join(t.TempDir(), "ads.duckdb")
-	b, err := os.ReadFile(testDB(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(db, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	serveHTTPProcess(t, binary(t), "serve", "--db", db, "--http", "127.0.0.1:0")
+	db := servedCopy(t)
 	// Credentials that are never used: the file is refused first.
 	cfg := writeConfig(t, "sources:\n  tiktok:\n    access_token: unused\n    app_id: \"1\"\n    app_secret: unused\n    base_url: http://127.0.0.1:9\n")
-	_, _, err = runCLI("sync", "--config", cfg, "--db", db)
+	_, _, err := runCLI("sync", "--config", cfg, "--db", db)
 	for _, want := range []string{db, "open in another process (PID ", "sync: {every: 1h}", "stop it, sync, then start it again"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("sync under a running server: %v, want %q", err, want)

@@ -195,16 +195,7 @@ func duckdbKillTarget(t *testing.T) killTarget {
 	path := filepath.Join(t.TempDir(), "synced.duckdb")
 	return killTarget{flags: []string{"--db", path}, source: []string{"--db", path},
 		states: func(t *testing.T) []importer.SyncState {
-			tg, err := duckdb.OpenSync(t.Context(), path, importer.SyncOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tg.Close()
-			st, err := tg.States(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return st
+			return statesOf(t)(duckdb.OpenSync(t.Context(), path, importer.SyncOptions{}))
 		}}
 }
 
@@ -217,15 +208,22 @@ func pgKillTarget(t *testing.T) killTarget {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tg, err := tgt.engine.OpenSync(t.Context(), url, importer.SyncOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tg.Close()
-			st, err := tg.States(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return st
+			return statesOf(t)(tgt.engine.OpenSync(t.Context(), url, importer.SyncOptions{}))
 		}}
+}
+
+// statesOf reads the sync states of the target just opened, and closes it.
+func statesOf(t *testing.T) func(importer.SyncTarget, error) []importer.SyncState {
+	return func(tg importer.SyncTarget, err error) []importer.SyncState {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tg.Close()
+		st, err := tg.States(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
 }
