@@ -72,7 +72,7 @@ See docs/sync.md.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "", "write into this database instead of a DuckDB file: postgres://USER@HOST:PORT/DATABASE or clickhouse://USER@HOST:PORT/DATABASE")
-	fl.StringVar(&f.since, "since", "", "first day a first sync backfills: YYYY-MM-DD, or a number of days such as 90d (default 90d)")
+	fl.StringVar(&f.since, "since", "", "first day the backfill reaches: YYYY-MM-DD, or a number of days counting today such as 90d (default 90d); an earlier one on a later run extends the history")
 	fl.StringSliceVar(&f.accounts, "accounts", nil, "sync only these accounts (IDs, comma-separated)")
 	fl.StringSliceVar(&f.platforms, "platform", nil, "sync only these platforms ("+catalog.PlatformNames("or")+")")
 	fl.BoolVar(&f.json, "json", false, "print the summary as JSON, for scripts")
