@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/importer"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/live/livetest"
 	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
@@ -322,5 +324,29 @@ func TestSyncTargetErrorsHideThePassword(t *testing.T) {
 	_, _, err = runCLI("sync", "--config", cfg, "--db", filepath.Join(t.TempDir(), "no", "such", "a.duckdb"))
 	if err == nil || !strings.Contains(err.Error(), "does not exist; create it first") {
 		t.Errorf("--db in a missing folder: %v", err)
+	}
+}
+
+// TestSyncRecordsEveryFailedAccount: accounts failing at once on a new file
+// each get their error and fix in the warehouse's sync state (what
+// list_accounts shows), not only in the summary.
+func TestSyncRecordsEveryFailedAccount(t *testing.T) {
+	f, cfg := syncFakes(t)
+	var opts []tiktoktest.Option
+	for _, a := range f.TikTok.Accounts() {
+		opts = append(opts, tiktoktest.ReportsDenied(a.AccountID))
+	}
+	f.TikTok.Scenario(opts...)
+	db := filepath.Join(t.TempDir(), "synced.duckdb")
+	res, stderr, err := runSyncJSON(t, "--config", cfg, "--db", db, "--platform", "tiktok", "--today", syncDay)
+	if err == nil || res.Failed() != len(f.TikTok.Accounts()) {
+		t.Fatalf("sync: %v, %d failed; want all %d", err, res.Failed(), len(f.TikTok.Accounts()))
+	}
+	states := statesOf(t)(duckdb.OpenSync(t.Context(), db, importer.SyncOptions{}))
+	for _, a := range res.Accounts {
+		i := slices.IndexFunc(states, func(s importer.SyncState) bool { return s.AccountID == a.AccountID })
+		if i < 0 || !strings.Contains(states[i].LastError, a.Error) || !strings.Contains(states[i].LastError, a.Fix) {
+			t.Errorf("account %s failed (%s) but its sync state does not say so: %+v\n%s", a.AccountID, a.Error, states, stderr)
+		}
 	}
 }
