@@ -70,7 +70,8 @@ type killTarget struct {
 	states        func(t *testing.T) []importer.SyncState
 }
 
-// TestSyncSurvivesKill9: a sync killed (SIGKILL) at several points leaves,
+// TestSyncSurvivesKill9: a sync killed (SIGKILL, then Ctrl-C) at several
+// points leaves,
 // for every account and every month, either none of the month or all of it
 // exactly as the live API answers, and a sync state that says which; the
 // next run goes on, and the last completes every account equal to live. On
@@ -94,13 +95,20 @@ func TestSyncSurvivesKill9(t *testing.T) {
 			target := open(t)
 			// Each run is killed after its k-th progress line: before any
 			// chunk (1), then after a few chunks of the resumed runs.
+			args := append([]string{"sync", "--config", cfg, "--platform", "tiktok", "--today", syncDay, "--progress-lines"}, target.flags...)
 			for i, k := range []int{1, 3, 2, 4, 6} {
-				completed := runKilled(t, bin, append([]string{"sync", "--config", cfg, "--platform", "tiktok", "--today", syncDay, "--progress-lines"}, target.flags...), k)
+				completed, _ := runKilled(t, bin, args, k, syscall.SIGKILL)
 				checkWhole(t, fmt.Sprintf("after kill %d (line %d)", i+1, k), target, live, names, false)
 				if completed {
 					t.Logf("run %d completed before its line %d", i+1, k)
 				}
 			}
+			// Ctrl-C: the run stops, says so, and leaves the same guarantee.
+			completed, stderr := runKilled(t, bin, args, 3, syscall.SIGINT)
+			if !completed && !strings.Contains(stderr, "interrupted: every account is whole up to its last month written; run adsmcp sync again") {
+				t.Errorf("interrupted, the sync said:\n%s", stderr)
+			}
+			checkWhole(t, "after Ctrl-C", target, live, names, false)
 			out, stderr, err := runCLI(append([]string{"sync", "--config", cfg, "--platform", "tiktok", "--today", syncDay}, target.flags...)...)
 			if err != nil {
 				t.Fatalf("the last run: %v\n%s\n%s", err, out, stderr)
@@ -110,9 +118,10 @@ func TestSyncSurvivesKill9(t *testing.T) {
 	}
 }
 
-// runKilled starts the binary and sends it SIGKILL once it has printed k
-// progress lines (or lets it end); it says whether the run ended by itself.
-func runKilled(t *testing.T, bin string, args []string, k int) (completed bool) {
+// runKilled starts the binary and sends it sig once it has printed k
+// progress lines (or lets it end); it says whether the run ended by itself,
+// and what it printed on stderr.
+func runKilled(t *testing.T, bin string, args []string, k int, sig syscall.Signal) (completed bool, stderrText string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -130,23 +139,23 @@ func runKilled(t *testing.T, bin string, args []string, k int) (completed bool) 
 		seen = append(seen, sc.Text())
 		if strings.HasPrefix(sc.Text(), "sync: ") {
 			if n++; n == k {
-				cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // it may have ended
-				break
+				cmd.Process.Signal(sig) //nolint:errcheck // it may have ended
 			}
 		}
 	}
-	go func() { // drain what the killed process wrote after
-		for sc.Scan() {
-		}
-	}()
 	err = cmd.Wait()
+	text := strings.Join(seen, "\n")
 	if err == nil {
-		return true
+		return true, text
 	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-		t.Fatalf("sync ended with %v, not killed:\n%s", err, strings.Join(seen, "\n"))
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case sig == syscall.SIGKILL && ok && ws.Signaled():
+	case sig == syscall.SIGINT && ok && ws.ExitStatus() == 1:
+	default:
+		t.Fatalf("sync ended with %v after %v:\n%s", err, sig, text)
 	}
-	return false
+	return false, text
 }
 
 // checkWhole checks that the warehouse holds, for every account and month,
