@@ -115,11 +115,12 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	start := opt.Now()
+	began := time.Now()
 	jobs, err := plan(ctx, opt, start)
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opt: opt, start: start, writes: make(chan write)}
+	r := &runner{opt: opt, start: began, writes: make(chan write)}
 	for _, j := range jobs {
 		r.progress.Accounts++
 		for _, s := range j.spans {
@@ -128,7 +129,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	r.report()
 	results := r.run(ctx, jobs)
-	res := &Result{Target: opt.Target.Name(), Accounts: results, Seconds: opt.Now().Sub(start).Seconds()}
+	res := &Result{Target: opt.Target.Name(), Accounts: results, Seconds: time.Since(began).Seconds()}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
@@ -295,7 +296,7 @@ func (r *runner) run(ctx context.Context, jobs []job) []AccountResult {
 // account syncs one account's spans in order, each chunk written before the
 // next is fetched.
 func (r *runner) account(ctx context.Context, j job) AccountResult {
-	began := r.opt.Now()
+	began := time.Now() // elapsed time: the real clock, whatever Now says the day is
 	res := AccountResult{Platform: j.acct.Platform, AccountID: j.acct.AccountID, AccountName: j.acct.AccountName}
 	var calls source.Calls
 	cctx := source.WithCalls(ctx, &calls)
@@ -354,7 +355,7 @@ func (r *runner) write(ctx context.Context, w write) error {
 
 func (r *runner) finish(res AccountResult, st importer.SyncState, began time.Time, calls *source.Calls) AccountResult {
 	res.Requests = int64(calls.N())
-	res.Seconds = r.opt.Now().Sub(began).Seconds()
+	res.Seconds = time.Since(began).Seconds()
 	if !st.SyncedFrom.IsZero() {
 		res.SyncedFrom, res.SyncedThrough = st.SyncedFrom.Format(time.DateOnly), st.SyncedThrough.Format(time.DateOnly)
 	}
@@ -382,7 +383,7 @@ func (r *runner) report() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.progress
-	p.Elapsed = r.opt.Now().Sub(r.start)
+	p.Elapsed = time.Since(r.start)
 	r.opt.Progress(p)
 }
 

@@ -55,7 +55,7 @@ var (
 func oracleData(t testing.TB) *Data {
 	t.Helper()
 	dataOnce.Do(func() {
-		if data, dataErr = Load(context.Background(), duckdbtest.Config); dataErr == nil && *flagSource == "live" {
+		if data, dataErr = Load(context.Background(), duckdbtest.Config); dataErr == nil && liveSource() {
 			data.asLive()
 		}
 	})
@@ -369,6 +369,7 @@ func property(t *testing.T, e *answer.Engine, ncases int, smallBudgets bool) []*
 		}
 	}
 	t.Logf("grains of the CSV answers: %v", grains)
+	logProvenance(t, cases)
 	logSetCoverage(t, d, cases)
 	logDescribedCoverage(t, d, cases)
 	if len(invalid) > 0 {

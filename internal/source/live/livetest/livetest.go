@@ -35,11 +35,12 @@ type Config struct {
 }
 
 // Start starts the fakes, closed when tb ends, and the connectors over them
-// (no pacing: the fakes answer at once; retries after a millisecond).
+// (no pacing: the fakes answer at once; retries and polls of report runs after a millisecond).
 func Start(tb testing.TB, cfg Config) *Fakes {
 	tb.Helper()
 	f := &Fakes{Meta: metatest.NewWith(tb, cfg.Meta), Google: googleadstest.Start(tb, cfg.Google), TikTok: tiktoktest.NewWith(tb, cfg.TikTok)}
-	mc, err := meta.New(meta.Options{BaseURL: f.Meta.URL, AccessToken: f.Meta.Token(), RequestsPerSecond: 5000, RetryBaseDelay: time.Millisecond})
+	mc, err := meta.New(meta.Options{BaseURL: f.Meta.URL, AccessToken: f.Meta.Token(), RequestsPerSecond: 5000, RetryBaseDelay: time.Millisecond,
+		PollInterval: time.Millisecond})
 	if err != nil {
 		tb.Fatal(err)
 	}
