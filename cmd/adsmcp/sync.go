@@ -91,7 +91,7 @@ func runSync(cmd *cobra.Command, g *globals, f *syncFlags) error {
 	if g.cfg == nil || !g.cfg.Sources.Live() {
 		return errors.New("adsmcp sync reads the ad platforms' APIs, and no credentials are configured: put them under sources: in a config file and pass it with --config (docs/configuration.md); to try it without an ad account, run the fake APIs (docs/fakeapis.md)")
 	}
-	now, err := syncClock(f.today)
+	now, err := clockFor(f.today)
 	if err != nil {
 		return err
 	}
@@ -148,18 +148,6 @@ func runSync(cmd *cobra.Command, g *globals, f *syncFlags) error {
 		return fmt.Errorf("%d of %d accounts failed, each with its cause and fix above (their earlier data stays); fix them and run adsmcp sync again", res.Failed(), len(res.Accounts))
 	}
 	return nil
-}
-
-// syncClock is the real clock, or with --today one that starts at noon of
-// that date and runs at the real pace, so that seconds and the ETA are
-// still measured.
-func syncClock(today string) (func() time.Time, error) {
-	fixed, err := clockFor(today)
-	if err != nil || today == "" {
-		return fixed, err
-	}
-	start, began := fixed(), time.Now()
-	return func() time.Time { return start.Add(time.Since(began)) }, nil
 }
 
 // openSyncTarget opens the warehouse a sync writes: the --target server,
