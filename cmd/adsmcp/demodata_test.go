@@ -19,6 +19,22 @@ func TestDemoForceRefusedUnderARunningServer(t *testing.T) {
 	if testing.Short() {
 		skipreport.Skip(t, "runs the binary")
 	}
+	db := servedCopy(t)
+	before, _ := os.Stat(db)
+	_, _, err := runCLI("demo", "--db", db, "--force", "--scale", "0.01")
+	if err == nil || !strings.Contains(err.Error(), "open in another process") {
+		t.Fatalf("demo --force under a running server: %v, want the import's refusal", err)
+	}
+	after, err := os.Stat(db)
+	if err != nil || !os.SameFile(before, after) || after.Size() != before.Size() {
+		t.Errorf("the warehouse was touched: %v", err)
+	}
+}
+
+// servedCopy is a copy of the test warehouse that a server process is
+// answering from (it holds DuckDB's lock on the file until the test ends).
+func servedCopy(t *testing.T) string {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "ads.duckdb")
 	b, err := os.ReadFile(testDB(t))
 	if err != nil {
@@ -28,15 +44,7 @@ func TestDemoForceRefusedUnderARunningServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	serveHTTPProcess(t, binary(t), "serve", "--db", db, "--http", "127.0.0.1:0")
-	before, _ := os.Stat(db)
-	_, _, err = runCLI("demo", "--db", db, "--force", "--scale", "0.01")
-	if err == nil || !strings.Contains(err.Error(), "open in another process") {
-		t.Fatalf("demo --force under a running server: %v, want the import's refusal", err)
-	}
-	after, err := os.Stat(db)
-	if err != nil || !os.SameFile(before, after) || after.Size() != before.Size() {
-		t.Errorf("the warehouse was touched: %v", err)
-	}
+	return db
 }
 
 // TestTenantServerRefusesAnEmptyWarehouse: a server with tenants: whose

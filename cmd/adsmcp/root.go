@@ -100,6 +100,7 @@ warehouse filled with realistic, clearly labelled demo data.`,
 		newLoadCommand(),
 		newImportCommand(g),
 		newMigrateCommand(g),
+		newSyncCommand(g),
 	)
 	setFlagNames(root, query)
 	return root

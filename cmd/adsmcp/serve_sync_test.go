@@ -289,8 +289,8 @@ func TestServerAnswersDuringASync(t *testing.T) {
 				if err != nil {
 					problems = append(problems, err.Error())
 				}
-				was, now := byAccount(old[p]), byAccount(revisedCSV[p])
-				for acct, rows := range byAccount(a.csv) {
+				was, now := linesByAccount(old[p]), linesByAccount(revisedCSV[p])
+				for acct, rows := range linesByAccount(a.csv) {
 					switch rows {
 					case was[acct]:
 						seen[p] = addTo(seen[p], "old")
@@ -300,8 +300,8 @@ func TestServerAnswersDuringASync(t *testing.T) {
 						problems = append(problems, fmt.Sprintf("%s %s: neither the old nor the revised data:\n%s", p, acct, rows))
 					}
 				}
-				if err == nil && len(byAccount(a.csv)) != len(was) {
-					problems = append(problems, fmt.Sprintf("%s: %d accounts, want %d", p, len(byAccount(a.csv)), len(was)))
+				if err == nil && len(linesByAccount(a.csv)) != len(was) {
+					problems = append(problems, fmt.Sprintf("%s: %d accounts, want %d", p, len(linesByAccount(a.csv)), len(was)))
 				}
 				mu.Unlock()
 				answered.Add(1)
@@ -331,7 +331,7 @@ func TestServerAnswersDuringASync(t *testing.T) {
 }
 
 // byAccount are a CSV's rows by their account_id (the second column).
-func byAccount(csv string) map[string]string {
+func linesByAccount(csv string) map[string]string {
 	out := map[string]string{}
 	for _, l := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
 		f := strings.Split(l, ",")

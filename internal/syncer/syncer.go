@@ -235,15 +235,23 @@ type runner struct {
 	progress Progress
 }
 
+// write is one call on the target, made by the writer goroutine alone (a
+// SyncTarget is for one goroutine at a time): a chunk, or else a failed
+// account's state.
 type write struct {
-	chunk *importer.Chunk
-	done  chan error
+	chunk   *importer.Chunk
+	failure importer.SyncState
+	done    chan error
 }
 
 func (r *runner) run(ctx context.Context, jobs []job) []AccountResult {
 	var writer sync.WaitGroup
 	writer.Go(func() {
 		for w := range r.writes {
+			if w.chunk == nil {
+				w.done <- r.opt.Target.RecordFailure(ctx, w.failure)
+				continue
+			}
 			_, err := r.opt.Target.Write(ctx, w.chunk)
 			w.done <- err
 		}
@@ -301,7 +309,7 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 			st.LastError += " Fix: " + res.Fix
 		}
 		if ctx.Err() == nil {
-			if err := r.opt.Target.RecordFailure(ctx, st); err != nil {
+			if err := r.write(ctx, write{failure: st}); err != nil {
 				r.opt.Log.Warn("recording a sync failure", "account", j.acct.AccountID, "error", err)
 			}
 		}
@@ -323,13 +331,7 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 			next.LastSuccess, next.LastError = next.LastAttempt, ""
 		}
 		c.State = next
-		done := make(chan error, 1)
-		select {
-		case r.writes <- write{chunk: c, done: done}:
-		case <-ctx.Done():
-			return fail(ctx.Err())
-		}
-		if err := <-done; err != nil {
+		if err := r.write(ctx, write{chunk: c}); err != nil {
 			return fail(err)
 		}
 		st = next
@@ -338,6 +340,17 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 		r.advance(s.Days(), int64(len(c.Facts)+len(c.Reach)), 0)
 	}
 	return r.finish(res, st, began, &calls)
+}
+
+// write hands w to the writer goroutine and waits for its result.
+func (r *runner) write(ctx context.Context, w write) error {
+	w.done = make(chan error, 1)
+	select {
+	case r.writes <- w:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return <-w.done
 }
 
 func (r *runner) finish(res AccountResult, st importer.SyncState, began time.Time, calls *source.Calls) AccountResult {

@@ -120,8 +120,10 @@ type scenario struct {
 	retryAfter int
 	expired    bool
 	denied     map[string]bool
-	counts     map[string]int
-	revised    map[time.Time]float64
+	// reportsDenied: the advertiser is listed, but its data is not readable.
+	reportsDenied map[string]bool
+	counts        map[string]int
+	revised       map[time.Time]float64
 }
 
 // Option is one part of a scenario.
@@ -157,6 +159,15 @@ func Revise(day time.Time, factor float64) Option {
 		}
 		s.revised[day] = factor
 	}
+}
+
+// ReportsDenied answers the advertiser's report and campaign requests with
+// 40001 while it is still listed (authorized, with its info readable): the
+// app lost the Reporting permission on it, as when the advertiser's Business
+// Center narrows the app's scopes. PermissionDenied, by contrast, denies the
+// listing too.
+func ReportsDenied(advertiserID string) Option {
+	return func(s *scenario) { s.reportsDenied[advertiserID] = true }
 }
 
 // SystemError answers the next n requests with 50000 (HTTP 200).
@@ -218,7 +229,7 @@ func (s *Server) Close() { s.srv.Close() }
 
 // Scenario resets the fake to normal service, then applies opts.
 func (s *Server) Scenario(opts ...Option) {
-	sc := scenario{denied: map[string]bool{}, counts: map[string]int{}}
+	sc := scenario{denied: map[string]bool{}, reportsDenied: map[string]bool{}, counts: map[string]int{}}
 	for _, o := range opts {
 		o(&sc)
 	}
@@ -306,7 +317,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, &apiErr{code: CodePermission, msg: fmt.Sprintf("No permission to operate advertiser %s.", adv)})
 		return
 	}
-	switch strings.TrimPrefix(r.URL.Path, prefix) {
+	path := strings.TrimPrefix(r.URL.Path, prefix)
+	if adv := params.Get("advertiser_id"); adv != "" && sc.reportsDenied[adv] && (path == "/report/integrated/get/" || path == "/campaign/get/") {
+		s.fail(w, &apiErr{code: CodePermission, msg: fmt.Sprintf("No permission to operate advertiser %s.", adv)})
+		return
+	}
+	switch path {
 	case "/oauth2/advertiser/get/":
 		s.serveAuthorized(w, params)
 	case "/advertiser/info/":
