@@ -170,6 +170,19 @@ func (t *StoreTarget) Name() string { return t.Warehouse }
 
 func (t *StoreTarget) States(ctx context.Context) ([]SyncState, error) { return t.ReadStates(ctx) }
 
+func (t *StoreTarget) Check(ctx context.Context) error {
+	return t.Run(ctx, func(s Store) error {
+		st, err := s.State(ctx)
+		if err != nil {
+			return err
+		}
+		if !st.Empty && !RealData(st.Kind) && !t.Options.ReplaceDemo {
+			return demoError(s.Target(), st.Kind, "sync")
+		}
+		return nil
+	})
+}
+
 func (t *StoreTarget) Write(ctx context.Context, c *Chunk) (res ChunkResult, err error) {
 	err = t.Run(ctx, func(s Store) error {
 		res, err = WriteChunk(ctx, s, c, t.Options)

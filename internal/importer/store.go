@@ -61,7 +61,7 @@ type Target struct {
 	// Name names the warehouse in reports and errors (never with a password).
 	Name string
 	// Elsewhere ends the demo refusal's fix: how to import into another
-	// warehouse ("--db to import into another (new) file").
+	// warehouse ("--db to write another (new) file").
 	Elsewhere string
 	// Transactional: every call of a Write is in one transaction, rolled back
 	// on an error and in a dry run.

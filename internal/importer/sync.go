@@ -128,6 +128,10 @@ type SyncTarget interface {
 	Name() string
 	// States are the sync states of every account synced so far.
 	States(ctx context.Context) ([]SyncState, error)
+	// Check refuses, before anything is fetched, what every Write would
+	// refuse: a warehouse holding the demo dataset (ErrDemoData) unless
+	// ReplaceDemo.
+	Check(ctx context.Context) error
 	// Write writes c atomically (see Chunk). A warehouse holding the demo
 	// dataset is refused with ErrDemoData unless ReplaceDemo.
 	Write(ctx context.Context, c *Chunk) (ChunkResult, error)

@@ -15,7 +15,7 @@ import (
 // ErrDemoData is returned by a writer when the warehouse holds the demo dataset
 // (or other data that was neither imported nor synced): synthetic and real numbers are never
 // mixed in one warehouse.
-var ErrDemoData = errors.New("refusing to mix imported data with the demo dataset")
+var ErrDemoData = errors.New("refusing to mix real data with the demo dataset")
 
 // Label is the dataset label of a warehouse filled by imports.
 const Label = "imported report exports (adsmcp import)"

@@ -19,6 +19,8 @@ type memTarget struct {
 	// failWrite, when set, is asked before each write: a non-nil error fails
 	// it, and nothing of the chunk is kept.
 	failWrite func(c *importer.Chunk) error
+	// refuse is what Check says (a warehouse holding the demo dataset).
+	refuse error
 }
 
 func newMemTarget() *memTarget { return &memTarget{states: map[string]importer.SyncState{}} }
@@ -62,3 +64,5 @@ func (m *memTarget) RecordFailure(_ context.Context, st importer.SyncState) erro
 }
 
 func (m *memTarget) Close() error { return nil }
+
+func (m *memTarget) Check(context.Context) error { return m.refuse }

@@ -27,6 +27,8 @@ type stubConn struct {
 	requests []stubRequest
 	// fail, when set, is asked before each request: an error fails it.
 	fail func(r stubRequest) error
+	// listErr fails the listing of the accounts.
+	listErr error
 	// revised are days whose figures the platform has revised since: their
 	// value is multiplied.
 	revised map[time.Time]float64
@@ -51,7 +53,12 @@ func newStub(platform string, n int) *stubConn {
 func (c *stubConn) Platform() string { return c.platform }
 func (c *stubConn) Workers() int     { return c.workers }
 
-func (c *stubConn) Accounts(context.Context) ([]ads.Account, error) { return c.accounts, nil }
+func (c *stubConn) Accounts(context.Context) ([]ads.Account, error) {
+	if c.listErr != nil {
+		return nil, c.listErr
+	}
+	return c.accounts, nil
+}
 
 func (c *stubConn) Compile(p *live.Plan) (live.AccountFetch, error) {
 	return func(ctx context.Context, a ads.Account, b *live.Batch) error {

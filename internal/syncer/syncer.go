@@ -116,7 +116,10 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	start := opt.Now()
 	began := time.Now()
-	jobs, err := plan(ctx, opt, start)
+	if err := opt.Target.Check(ctx); err != nil {
+		return nil, err
+	}
+	jobs, unlisted, err := plan(ctx, opt, start)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +131,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	r.report()
-	results := r.run(ctx, jobs)
+	results := append(r.run(ctx, jobs), unlisted...)
 	res := &Result{Target: opt.Target.Name(), Accounts: results, Seconds: time.Since(began).Seconds()}
 	if err := ctx.Err(); err != nil {
 		return res, err
@@ -144,11 +147,13 @@ type job struct {
 	spans []Span
 }
 
-// plan lists the accounts and what each needs.
-func plan(ctx context.Context, opt Options, now time.Time) ([]job, error) {
+// plan lists the accounts and what each needs. A platform whose accounts
+// cannot be listed is a result of its own (the others go on): its accounts'
+// data stays as it was.
+func plan(ctx context.Context, opt Options, now time.Time) ([]job, []AccountResult, error) {
 	states, err := opt.Target.States(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading the sync state of %s: %w", opt.Target.Name(), err)
+		return nil, nil, fmt.Errorf("reading the sync state of %s: %w", opt.Target.Name(), err)
 	}
 	byID := map[string]importer.SyncState{}
 	for _, s := range states {
@@ -159,6 +164,7 @@ func plan(ctx context.Context, opt Options, now time.Time) ([]job, error) {
 		wanted[ads.FoldID(id)] = true
 	}
 	var jobs []job
+	var unlisted []AccountResult
 	found := map[string]bool{}
 	for _, c := range opt.Connectors {
 		if len(opt.Platforms) > 0 && !slices.Contains(opt.Platforms, c.Platform()) {
@@ -166,7 +172,16 @@ func plan(ctx context.Context, opt Options, now time.Time) ([]job, error) {
 		}
 		accts, err := c.Accounts(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("listing the %s accounts: %w", c.Platform(), err)
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			cause, fix := describe(err)
+			unlisted = append(unlisted, AccountResult{Platform: c.Platform(), AccountID: "*",
+				AccountName: "(every account: the list of accounts failed)", Error: cause, Fix: fix})
+			for _, id := range opt.Accounts {
+				found[ads.FoldID(id)] = true // not reported missing: its platform could not say
+			}
+			continue
 		}
 		for _, a := range accts {
 			id := ads.FoldID(a.AccountID)
@@ -189,9 +204,9 @@ func plan(ctx context.Context, opt Options, now time.Time) ([]job, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("--accounts: %v: the credentials do not reach these accounts (run `adsmcp accounts` to list those they do)", missing)
+		return nil, nil, fmt.Errorf("--accounts: %v: the credentials do not reach these accounts (run `adsmcp accounts` to list those they do)", missing)
 	}
-	return jobs, nil
+	return jobs, unlisted, nil
 }
 
 // backfillFrom is the first day a backfill goes back to: since, or
@@ -301,6 +316,7 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 	var calls source.Calls
 	cctx := source.WithCalls(ctx, &calls)
 	st := j.state
+	counted := 0 // requests already added to the progress
 	fail := func(err error) AccountResult {
 		res.Error, res.Fix = describe(err)
 		st.LastAttempt = r.opt.Now().UTC()
@@ -313,7 +329,7 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 				r.opt.Log.Warn("recording a sync failure", "account", j.acct.AccountID, "error", err)
 			}
 		}
-		return r.finish(res, st, began, &calls)
+		return r.finish(res, st, began, &calls, counted)
 	}
 	for i, s := range j.spans {
 		plans, err := live.SyncPlans(j.acct.Platform, s.First, s.Last)
@@ -337,9 +353,11 @@ func (r *runner) account(ctx context.Context, j job) AccountResult {
 		st = next
 		res.Days += s.Days()
 		res.Rows += int64(len(c.Facts) + len(c.Reach))
-		r.advance(s.Days(), int64(len(c.Facts)+len(c.Reach)), 0)
+		n := calls.N()
+		r.advance(s.Days(), int64(len(c.Facts)+len(c.Reach)), int64(n-counted))
+		counted = n
 	}
-	return r.finish(res, st, began, &calls)
+	return r.finish(res, st, began, &calls, counted)
 }
 
 // write hands w to the writer goroutine and waits for its result.
@@ -353,7 +371,9 @@ func (r *runner) write(ctx context.Context, w write) error {
 	return <-w.done
 }
 
-func (r *runner) finish(res AccountResult, st importer.SyncState, began time.Time, calls *source.Calls) AccountResult {
+// finish completes an account's result; counted of its requests are in the
+// progress already.
+func (r *runner) finish(res AccountResult, st importer.SyncState, began time.Time, calls *source.Calls, counted int) AccountResult {
 	res.Requests = int64(calls.N())
 	res.Seconds = time.Since(began).Seconds()
 	if !st.SyncedFrom.IsZero() {
@@ -361,7 +381,7 @@ func (r *runner) finish(res AccountResult, st importer.SyncState, began time.Tim
 	}
 	r.mu.Lock()
 	r.progress.AccountsDone++
-	r.progress.Requests += res.Requests
+	r.progress.Requests += res.Requests - int64(counted)
 	r.mu.Unlock()
 	r.report()
 	return res

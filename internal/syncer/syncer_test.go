@@ -281,3 +281,37 @@ func checkStatesMatchChunks(t *testing.T, seed uint64, tg *memTarget) {
 		}
 	}
 }
+
+// TestAPlatformThatCannotListGoesOnWithTheOthers: a platform whose account
+// list fails (a revoked token) is a failure of its own in the result, and
+// the other platforms' accounts are synced.
+func TestAPlatformThatCannotListGoesOnWithTheOthers(t *testing.T) {
+	good, bad, tg := newStub(catalog.MetaAds, 2), newStub(catalog.TikTokAds, 2), newMemTarget()
+	bad.listErr = denied("*")
+	res, err := Run(context.Background(), Options{Connectors: []live.Connector{good, bad}, Target: tg, Now: at(0), Since: day0.AddDate(0, 0, -9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed() != 1 || len(res.Accounts) != 3 {
+		t.Fatalf("want 2 synced accounts and the failed TikTok listing: %+v", res.Accounts)
+	}
+	for _, a := range res.Accounts {
+		if (a.Platform == catalog.TikTokAds) != (a.Error != "") || a.Platform == catalog.TikTokAds && a.Fix == "" {
+			t.Errorf("%+v", a)
+		}
+	}
+}
+
+// TestAWarehouseTheSyncRefusesIsRefusedBeforeAnyRequest: the demo dataset
+// (without --replace-demo) stops the run before any request to a platform.
+func TestAWarehouseTheSyncRefusesIsRefusedBeforeAnyRequest(t *testing.T) {
+	c, tg := newStub(catalog.MetaAds, 2), newMemTarget()
+	tg.refuse = importer.ErrDemoData
+	_, err := Run(context.Background(), Options{Connectors: []live.Connector{c}, Target: tg, Now: at(0)})
+	if !errors.Is(err, importer.ErrDemoData) {
+		t.Fatalf("err %v, want the demo refusal", err)
+	}
+	if n := len(c.take()); n != 0 {
+		t.Errorf("%d requests before the refusal", n)
+	}
+}

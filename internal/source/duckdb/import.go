@@ -39,7 +39,7 @@ var ErrDemoData = importer.ErrDemoData
 const ImportLabel = importer.Label
 
 // elsewhere is the demo refusal's alternative for a DuckDB file.
-const elsewhere = "--db to import into another (new) file"
+const elsewhere = "--db to write another (new) file"
 
 // Import writes parsed exports into the warehouse at path (created when missing),
 // all in one transaction; see the comment above for the rules.
