@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/adsmcp/adsmcp/internal/catalog"
+	"github.com/adsmcp/adsmcp/internal/config"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/query"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
@@ -21,7 +22,7 @@ import (
 )
 
 type syncFlags struct {
-	target, since, today string
+	target, since, today, refetch string
 	accounts, platforms  []string
 	json, replaceDemo    bool
 	// progressLines prints every progress update as a line of its own on
@@ -72,6 +73,7 @@ See docs/sync.md.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.target, "target", "", "write into this database instead of a DuckDB file: postgres://USER@HOST:PORT/DATABASE or clickhouse://USER@HOST:PORT/DATABASE")
+	fl.StringVar(&f.refetch, "refetch-from", "", "fetch again every synced day from this one (YYYY-MM-DD, or a number of days such as 90d) to today: a past range the platform revised after its lookback (e.g. Google conversion windows up to 90 days)")
 	fl.StringVar(&f.since, "since", "", "first day the backfill reaches: YYYY-MM-DD, or a number of days counting today such as 90d (default 90d); an earlier one on a later run extends the history")
 	fl.StringSliceVar(&f.accounts, "accounts", nil, "sync only these accounts (IDs, comma-separated)")
 	fl.StringSliceVar(&f.platforms, "platform", nil, "sync only these platforms ("+catalog.PlatformNames("or")+")")
@@ -103,7 +105,11 @@ func runSync(cmd *cobra.Command, g *globals, f *syncFlags) error {
 		}
 		platforms = append(platforms, c)
 	}
-	since, err := parseSince(f.since, now())
+	since, err := dayFlag("since", f.since, now())
+	if err != nil {
+		return err
+	}
+	refetch, err := dayFlag("refetch-from", f.refetch, now())
 	if err != nil {
 		return err
 	}
@@ -116,7 +122,7 @@ func runSync(cmd *cobra.Command, g *globals, f *syncFlags) error {
 		return err
 	}
 	defer tg.Close()
-	opt := syncer.Options{Connectors: connectors, Target: tg, Accounts: f.accounts, Platforms: platforms, Since: since, Now: now, Log: g.logger(stderr)}
+	opt := syncer.Options{Connectors: connectors, Target: tg, Accounts: f.accounts, Platforms: platforms, Since: since, RefetchFrom: refetch, Now: now, Log: g.logger(stderr)}
 	switch {
 	case f.progressLines:
 		opt.Progress = progressLines(stderr)
@@ -181,22 +187,19 @@ func openSyncTarget(cmd *cobra.Command, g *globals, rawTarget string, opt import
 	return tg, t, nil
 }
 
-// parseSince reads --since: a date, or a number of days back from today
-// (today counted: 90d is today and the 89 days before).
-func parseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+// dayFlag reads a flag that names a day: a date, or a number of days back
+// from today, today counted (90d: today and the 89 days before), as
+// sync.since does (config.ParseSince); zero when not given.
+func dayFlag(name, s string, now time.Time) (time.Time, error) {
+	if strings.TrimSpace(s) == "" {
 		return time.Time{}, nil
 	}
-	if d, err := time.Parse(time.DateOnly, s); err == nil {
-		return d, nil
+	v, err := config.ParseSince(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--%s %w", name, err)
 	}
-	var days int
-	if _, err := fmt.Sscanf(s, "%dd", &days); err == nil && days > 0 && fmt.Sprintf("%dd", days) == s {
-		y, m, d := now.UTC().Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 1-days), nil
-	}
-	return time.Time{}, fmt.Errorf("--since %q: want a date (2025-01-01) or a number of days (90d)", s)
+	y, m, d := now.Date()
+	return v.From(time.Date(y, m, d, 0, 0, 0, 0, time.UTC)), nil
 }
 
 func isTerminal(w io.Writer) bool {

@@ -41,6 +41,11 @@ type Options struct {
 	// Since is the first day a backfill goes back to (zero: DefaultSince
 	// before today), clipped to each platform's history (catalog).
 	Since time.Time
+	// RefetchFrom, when set, fetches again every synced day from it to
+	// today, as if the platform's lookback reached back to it: a past range
+	// the platform revised later than its lookback (a Google conversion
+	// window of 90 days).
+	RefetchFrom time.Time
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Progress, when set, is called after every chunk and every account
@@ -193,7 +198,11 @@ func plan(ctx context.Context, opt Options, now time.Time) ([]job, []AccountResu
 			j.state.AccountID, j.state.Platform = cmp.Or(j.state.AccountID, a.AccountID), a.Platform
 			day := today(now, a.Timezone)
 			j.state.BackfillFrom = backfillFrom(opt.Since, day, a.Platform)
-			j.spans = work(j.state, j.state.BackfillFrom, day, lookback(a.Platform))
+			back := lookback(a.Platform)
+			if !opt.RefetchFrom.IsZero() && !opt.RefetchFrom.After(day) {
+				back = max(back, Span{opt.RefetchFrom, day}.Days())
+			}
+			j.spans = work(j.state, j.state.BackfillFrom, day, back)
 			jobs = append(jobs, j)
 		}
 	}

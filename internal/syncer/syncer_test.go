@@ -315,3 +315,24 @@ func TestAWarehouseTheSyncRefusesIsRefusedBeforeAnyRequest(t *testing.T) {
 		t.Errorf("%d requests before the refusal", n)
 	}
 }
+
+// TestRefetchFromFetchesAPastRangeAgain: --refetch-from asks again every
+// day from it, and the rest of the history is left alone.
+func TestRefetchFromFetchesAPastRangeAgain(t *testing.T) {
+	c, tg := newStub(catalog.MetaAds, 1), newMemTarget()
+	runSync(t, c, tg, at(0), day0.AddDate(0, 0, -89))
+	c.take()
+	from := day0.AddDate(0, 0, -60)
+	if _, err := Run(context.Background(), Options{Connectors: []live.Connector{c}, Target: tg, Now: at(0), RefetchFrom: from}); err != nil {
+		t.Fatal(err)
+	}
+	days := daysOf(c.take(), c.accounts[0].AccountID)
+	if len(days) != 61 {
+		t.Errorf("refetched %d days, want the 61 from %s", len(days), from.Format(time.DateOnly))
+	}
+	for d := range days {
+		if d.Before(from) {
+			t.Errorf("refetched %s, before --refetch-from", d.Format(time.DateOnly))
+		}
+	}
+}
