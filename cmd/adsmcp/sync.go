@@ -23,8 +23,8 @@ import (
 
 type syncFlags struct {
 	target, since, today, refetch string
-	accounts, platforms  []string
-	json, replaceDemo    bool
+	accounts, platforms           []string
+	json, replaceDemo             bool
 	// progressLines prints every progress update as a line of its own on
 	// stderr, terminal or not: what a script (or the kill test) waits on.
 	progressLines bool
