@@ -210,8 +210,12 @@ func TestServerAnswersLiveThenFromTheSync(t *testing.T) {
 		if err := json.Unmarshal(a.meta.DataSource, &prov); err != nil || prov.From != source.FromSynced {
 			t.Errorf("%s after the backfill: data_source %s, want synced", p, a.meta.DataSource)
 		}
-		if prov.NextSync.IsZero() || len(prov.Accounts) == 0 {
+		if prov.NextSync.IsZero() || len(prov.Accounts) == 0 && prov.SyncedThrough == "" {
 			t.Errorf("%s: no next sync or no accounts' freshness: %s", p, a.meta.DataSource)
+		}
+		// Accounts synced alike are said once; else each account's.
+		if len(prov.Accounts) == 0 && (prov.SyncedFrom != "2026-02-14" || prov.SyncedThrough != syncToday || prov.SyncedAt.IsZero()) {
+			t.Errorf("%s: synced %s … %s at %s, want 2026-02-14 … %s", p, prov.SyncedFrom, prov.SyncedThrough, prov.SyncedAt, syncToday)
 		}
 		for _, f := range prov.Accounts {
 			if f.From != "2026-02-14" || f.Through != syncToday || f.SyncedAt.IsZero() {
