@@ -15,9 +15,13 @@ import (
 	"github.com/adsmcp/adsmcp/internal/catalog"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
 	"github.com/adsmcp/adsmcp/internal/source/live/livetest"
+	"github.com/adsmcp/adsmcp/internal/source/postgres"
+	"github.com/adsmcp/adsmcp/internal/source/postgres/pgtest"
 	syncedpkg "github.com/adsmcp/adsmcp/internal/source/synced"
 	"github.com/adsmcp/adsmcp/internal/syncer"
 )
@@ -49,6 +53,9 @@ func engineSource(t testing.TB) source.Source {
 // the same rows, the same refusals).
 func liveSource() bool { return *flagSource == "live" || *flagSource == "synced" }
 
+var flagSyncedInto = flag.String("oracle.synced_into", "duckdb",
+	"-oracle.source synced: the warehouse the sync fills: duckdb (a new file), postgres or clickhouse (a new schema or database on the servers of ADSMCP_TEST_PG_DSN and ADSMCP_TEST_CH_DSN)")
+
 // syncedSource is what a server with ad platforms' credentials answers from
 // by default: a DuckDB warehouse that a sync filled from the fakes (every
 // day of the demo data, every account), and the live source for what it
@@ -58,15 +65,7 @@ func syncedSource(t testing.TB) (synced, live source.Source) {
 	t.Helper()
 	ctx := context.Background()
 	f := livetest.Start(t, livetest.Config{})
-	wh, err := duckdb.OpenWritable(ctx, filepath.Join(t.TempDir(), "synced.duckdb"), duckdb.Options{NoDemoFill: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { wh.Close() })
-	tg, err := wh.SyncTarget(importer.SyncOptions{Now: duckdbtest.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh, tg := syncedWarehouse(t)
 	// Google's accounts are not synced yet (its delivery by country is one
 	// report per ad group, which the catalog does not model yet): they are
 	// answered live, as a server answers an account before its backfill.
@@ -81,6 +80,61 @@ func syncedSource(t testing.TB) (synced, live source.Source) {
 		}
 	}
 	return &syncedpkg.Source{Warehouse: wh, Live: f.Source(), States: wh.SyncStates}, f.Source()
+}
+
+// stateful is a warehouse that says what a sync wrote into it.
+type stateful interface {
+	source.Source
+	SyncStates(ctx context.Context) ([]importer.SyncState, error)
+}
+
+// syncedWarehouse is a new, empty warehouse of -oracle.synced_into, and a
+// sync target writing into it.
+func syncedWarehouse(t testing.TB) (stateful, importer.SyncTarget) {
+	t.Helper()
+	ctx := context.Background()
+	opt := importer.SyncOptions{Now: duckdbtest.Now}
+	switch *flagSyncedInto {
+	case "duckdb":
+		wh, err := duckdb.OpenWritable(ctx, filepath.Join(t.TempDir(), "synced.duckdb"), duckdb.Options{NoDemoFill: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wh.Close() })
+		tg, err := wh.SyncTarget(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wh, tg
+	case "postgres":
+		dsn := pgtest.FreshSchema(t, "oracle_synced")
+		tg, err := postgres.Plugin.Target.OpenSync(ctx, dsn, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tg.Close() })
+		wh, err := postgres.Open(ctx, postgres.Options{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wh.Close() })
+		return wh, tg
+	case "clickhouse":
+		dsn := chtest.FreshDatabase(t)
+		tg, err := clickhouse.Plugin.Target.OpenSync(ctx, dsn, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tg.Close() })
+		wh, err := clickhouse.Open(ctx, clickhouse.Options{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { wh.Close() })
+		return wh, tg
+	}
+	t.Fatalf("-oracle.synced_into %q: want duckdb, postgres or clickhouse", *flagSyncedInto)
+	return nil, nil
 }
 
 // asLive makes the data what the live connectors can say of it where they
