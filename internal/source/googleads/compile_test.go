@@ -114,7 +114,9 @@ func TestCompileMapsPlan(t *testing.T) {
 	// Country at ad level, or from the delivery set: no GAQL query reports
 	// it (the normalizer refuses such a query first, for every source).
 	for _, lp := range []*live.Plan{
-		with(func(p *live.Plan) { p.Level, p.Set, p.Dimensions = catalog.LevelAd, location, []string{"ad_name", "country"} }),
+		with(func(p *live.Plan) {
+			p.Level, p.Set, p.Dimensions = catalog.LevelAd, location, []string{"ad_name", "country"}
+		}),
 		with(func(p *live.Plan) { p.Level, p.Dimensions = catalog.LevelAdSet, []string{"adset_name", "country"} }),
 	} {
 		if _, err := h.conn.Compile(lp); err == nil {
