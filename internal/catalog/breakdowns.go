@@ -24,9 +24,11 @@ type BreakdownSet struct {
 	// by action have no spend or impressions of their own. Nil: every
 	// additive metric of the platform.
 	Metrics []string
-	// Level is the finest object level the set is stored at: ad for delivery;
-	// campaign for the others, which keeps a warehouse's breakdown rows in
-	// proportion to its campaigns, not its ads.
+	// Level is the finest object level the set is stored at: ad for delivery
+	// (and Meta's device_platform); ad set for Google's location, which
+	// Google reports per ad group at the finest; campaign for the others,
+	// which keeps a warehouse's breakdown rows in proportion to its
+	// campaigns, not its ads.
 	Level Level
 	// Platforms report the set: those whose row in the platform table lists
 	// it (Platform.Sets).
@@ -51,6 +53,12 @@ var breakdownSets = setsReportedBy([]BreakdownSet{
 	// other platform has them in its delivery rows.
 	{Key: "device_platform", Dimensions: []string{"device", "publisher_platform"}, Level: LevelAd,
 		Label: "device and publisher_platform"},
+	// Google's countries: user_location_view, whose rows are per ad group at
+	// the finest, segmented by device and ad network type
+	// (https://developers.google.com/google-ads/api/fields/latest/user_location_view);
+	// Google's delivery rows per ad carry device and publisher_platform.
+	{Key: "location", Dimensions: []string{"country", "device", "publisher_platform"}, Level: LevelAdSet,
+		Label: "country with device and publisher_platform, per ad group"},
 	{Key: "age_gender", Dimensions: []string{"age", "gender"}, Level: LevelCampaign,
 		Label: "age and gender"},
 	{Key: "age", Dimensions: []string{"age"}, Level: LevelCampaign,
@@ -75,6 +83,14 @@ func BreakdownSetByKey(key string) (BreakdownSet, bool) {
 		}
 	}
 	return BreakdownSet{}, false
+}
+
+// PerObjectReports says whether the set's rows are its platforms' reports
+// of campaigns or ad groups (Level above ad): delivery that no campaign
+// holds is in none of them, and a query reading the set reads it beside
+// them (docs/fields.md, "Breakdowns").
+func (s BreakdownSet) PerObjectReports() bool {
+	return s.Key != Delivery && s.Level < LevelAd
 }
 
 // Holds reports whether the set's rows carry every one of dims.

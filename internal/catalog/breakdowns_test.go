@@ -45,7 +45,11 @@ func TestSetFor(t *testing.T) {
 		{MetaAds, []string{"country", "publisher_platform"}, ""},
 		{MetaAds, []string{"publisher_platform", "device"}, "device_platform"},
 		{MetaAds, []string{"device"}, "device_platform"},
-		{GoogleAds, []string{"country", "device"}, Delivery},
+		// Google reports countries per ad group (user_location_view), its
+		// delivery per ad by device and network.
+		{GoogleAds, []string{"country", "device"}, "location"},
+		{GoogleAds, []string{"country"}, "location"},
+		{GoogleAds, []string{"device", "publisher_platform"}, Delivery},
 		{TikTokAds, []string{"publisher_platform", "device"}, Delivery},
 		{MetaAds, []string{"age", "gender"}, "age_gender"},
 		{MetaAds, []string{"age"}, "age_gender"},
@@ -71,7 +75,9 @@ func TestSetFor(t *testing.T) {
 	}{
 		{MetaAds, Delivery, []string{"country"}},
 		{MetaAds, "device_platform", []string{"device", "publisher_platform"}},
-		{GoogleAds, Delivery, []string{"country", "device", "publisher_platform"}},
+		{GoogleAds, Delivery, []string{"device", "publisher_platform"}},
+		{GoogleAds, "location", []string{"country", "device", "publisher_platform"}},
+		{TikTokAds, Delivery, []string{"country", "device", "publisher_platform"}},
 	} {
 		i := slices.IndexFunc(PlatformSets(c.platform), func(s BreakdownSet) bool { return s.Key == c.key })
 		if i < 0 || !slices.Equal(PlatformSets(c.platform)[i].Dimensions, c.dims) {

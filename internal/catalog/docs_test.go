@@ -40,7 +40,7 @@ func fieldTables() string {
 		if s.Metrics != nil {
 			metrics = "`" + strings.Join(s.Metrics, "`, `") + "` only"
 		}
-		level := map[Level]string{LevelAd: "ad", LevelCampaign: "campaign"}[s.Level]
+		level := map[Level]string{LevelAd: "ad", LevelAdSet: "ad set", LevelCampaign: "campaign"}[s.Level]
 		row := "| `" + s.Key + "` | `" + strings.Join(s.Dimensions, "`, `") + "` | " + level + " | " + metrics + " |"
 		for _, p := range AllPlatforms {
 			mark := " – |"

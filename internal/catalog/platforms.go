@@ -94,9 +94,13 @@ var platforms = []Platform{
 	},
 	{
 		Name: GoogleAds, Label: "Google", DisplayName: "Google Ads",
-		Aliases:          []string{"google", "adwords"},
-		AccountID:        &googleAccountID,
-		Sets:             []string{Delivery, "age", "gender", "conversion_action"},
+		Aliases:   []string{"google", "adwords"},
+		AccountID: &googleAccountID,
+		Sets:      []string{Delivery, "location", "age", "gender", "conversion_action"},
+		// Google reports countries (user_location_view) per ad group at the
+		// finest, not per ad: its delivery rows per ad carry device and
+		// ad network type, its countries are the location set.
+		Delivery:         []string{"device", "publisher_platform"},
 		NotReported:      []string{"link_clicks", "video_views_p100", "reach"},
 		FixedAttribution: "counts each conversion action under its own click-through and view-through windows",
 		Publishers: []Publisher{

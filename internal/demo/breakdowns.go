@@ -11,9 +11,11 @@ import (
 // Breakdown sets (catalog.BreakdownSet) other than delivery: for every campaign
 // and day with delivery, the rows the account's platform reports in its age ×
 // gender (Google: age, gender), placement and conversion action reports, stored
-// per campaign; and Meta's device × publisher_platform rows (device_platform),
+// per campaign; Meta's device × publisher_platform rows (device_platform),
 // stored per ad: the delivery rows summed over country, which Insights does
-// not report with them. They are made FROM the day's delivery rows, after them: each
+// not report with them; and Google's countries (location), stored per ad
+// group: the delivery rows summed over ads, as user_location_view reports
+// them. They are made FROM the day's delivery rows, after them: each
 // set's rows split the campaign-day's delivery totals exactly (integer splits,
 // money in whole cents, Google conversions in quarters), so "spend by age"
 // always adds up to "spend". The shares come from the campaign's audience (its
@@ -302,8 +304,8 @@ func (b *breakdownGen) day(d, start int) {
 	}
 	date := g.p.dates[d]
 	for _, s := range b.sets {
-		if s.Level == catalog.LevelAd {
-			b.perAd(s, start, end)
+		if s.Level > catalog.LevelCampaign {
+			b.perObject(s, start, end)
 		}
 	}
 	for ci, c := range g.a.campaigns {
@@ -328,11 +330,14 @@ func (b *breakdownGen) day(d, start int) {
 	}
 }
 
-// perAd appends the rows of set s, kept per ad like delivery (Meta's
-// device_platform): the day's delivery rows g.batch[start:end], artifacts
-// included, summed over the delivery dimensions s does not carry, so they
-// add up to the delivery exactly. It draws no random number.
-func (b *breakdownGen) perAd(s catalog.BreakdownSet, start, end int) {
+// perObject appends the rows of set s, kept per ad like delivery (Meta's
+// device_platform) or per ad group (Google's location): the day's delivery
+// rows g.batch[start:end], artifacts included, summed over the delivery
+// dimensions s does not carry and, per ad group, over ads, so they add up to
+// the delivery exactly — but for a set of campaigns' or ad groups' reports,
+// which no account-alone artifact is in (catalog.BreakdownSet
+// PerObjectReports). It draws no random number.
+func (b *breakdownGen) perObject(s catalog.BreakdownSet, start, end int) {
 	g := b.g
 	keep := func(dim, v string) string {
 		if s.Holds([]string{dim}) {
@@ -344,6 +349,12 @@ func (b *breakdownGen) perAd(s catalog.BreakdownSet, start, end int) {
 	at := map[key]int{}
 	for i := start; i < end; i++ {
 		f := g.batch[i] // a copy: appending may move the batch
+		if s.PerObjectReports() && f.CampaignID == "" {
+			continue // an artifact of the account alone: no campaign's report has it
+		}
+		if s.Level < catalog.LevelAd {
+			f.AdID = ""
+		}
 		k := key{f.CampaignID, f.AdSetID, f.AdID, keep("country", f.Country), keep("device", f.Device), keep("publisher_platform", f.PublisherPlatform)}
 		if j, ok := at[k]; ok {
 			add(&g.batch[j].Measures, &f.Measures)

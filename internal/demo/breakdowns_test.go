@@ -135,20 +135,27 @@ func TestBreakdownSets(t *testing.T) {
 		}
 		dims := map[string]string{"age": f.Age, "gender": f.Gender, "placement": f.Placement, "country": f.Country,
 			"publisher_platform": f.PublisherPlatform, "device": f.Device, "conversion_action": f.ConversionAction}
-		if set.Level == catalog.LevelAd {
-			// Per ad, like delivery: its objects, artifacts' empty values.
+		if set.Level > catalog.LevelCampaign {
+			// Per ad like delivery, or per ad group (Google's location, which
+			// only campaigns' reports make: summed per campaign-day below):
+			// its objects, artifacts' empty values.
 			if c, ok := campaigns[f.CampaignID]; f.CampaignID != "" && (!ok || c.AccountID != f.AccountID) {
 				t.Fatalf("row %d: a %s row of another account's campaign: %+v", i, f.Breakdown, f)
+			}
+			if set.Level == catalog.LevelAdSet && (f.AdID != "" || f.CampaignID == "") {
+				t.Fatalf("row %d: a %s row with an ad or without a campaign: %+v", i, f.Breakdown, f)
 			}
 			for d, v := range dims {
 				if !slices.Contains(set.Dimensions, d) && v != "" {
 					t.Fatalf("row %d: %s row with %s = %q: %+v", i, f.Breakdown, d, v, f)
 				}
 			}
-			if perAd[f.Breakdown] == nil {
-				perAd[f.Breakdown] = map[adDay]*[catalog.NumMeasures]float64{}
+			if set.Level == catalog.LevelAd {
+				if perAd[f.Breakdown] == nil {
+					perAd[f.Breakdown] = map[adDay]*[catalog.NumMeasures]float64{}
+				}
+				sumAd(perAd[f.Breakdown], f)
 			}
-			sumAd(perAd[f.Breakdown], f)
 		} else {
 			// Per campaign: no ad set, ad or country.
 			if c, ok := campaigns[f.CampaignID]; !ok || c.AccountID != f.AccountID || f.AdSetID != "" || f.AdID != "" || f.Country != "" {

@@ -28,7 +28,7 @@ import (
 
 // GeneratorVersion changes whenever the generated data changes for the same Config,
 // so a stored warehouse can tell it was made by an older generator.
-const GeneratorVersion = "3"
+const GeneratorVersion = "4"
 
 // DefaultSeed is the seed of the standard demo dataset, so that every installation
 // anchored on the same day has the same data (and documentation can quote it).

@@ -132,6 +132,10 @@ func (p *parser) chooseSet() error {
 			p.rep.Breakdown = s.Key
 			p.rep.note("breakdown set %s: the lines are stored as %s rows per campaign and day (summed up from %s where the file has them), apart from the delivery rows; reach is not imported for them",
 				s.Key, s.Label, p.adSets()+" and ads")
+		case s.Level == catalog.LevelAdSet:
+			p.rep.Breakdown = s.Key
+			p.rep.note("breakdown set %s: the lines are stored as %s rows per day (summed up from ads where the file has them), apart from the delivery rows (%s reports countries per ad group at the finest); reach is not imported for them",
+				s.Key, s.Label, displayName(p.platform))
 		default:
 			p.rep.Breakdown = s.Key
 			p.rep.note("breakdown set %s: the lines are stored as %s rows per ad and day, apart from the delivery rows (%s reports them apart from country); reach is not imported for them",
@@ -147,10 +151,15 @@ func (p *parser) chooseSet() error {
 
 // perCampaign says whether the file's set is kept per campaign
 // (catalog.BreakdownSet.Level): its lines are summed up to their campaigns.
-// Delivery and Meta's device_platform keep ad sets and ads.
-func (p *parser) perCampaign() bool {
+// Delivery and Meta's device_platform keep ad sets and ads, Google's
+// location ad groups (setLevel).
+func (p *parser) perCampaign() bool { return p.setLevel() == catalog.LevelCampaign }
+
+// setLevel is the finest object level the file's set keeps: a line's
+// finer objects are summed up to it.
+func (p *parser) setLevel() catalog.Level {
 	s, _ := catalog.BreakdownSetByKey(p.set)
-	return s.Level == catalog.LevelCampaign
+	return s.Level
 }
 
 // adLevelSet is the Breakdown of a fact kept per ad: "" for delivery (as
@@ -174,7 +183,7 @@ func quoteAll(s []string) []string {
 // for the refusal's fix.
 var dimTitles = map[string]map[string]string{
 	Meta:   {"country": "Country", "device": "Impression device", "publisher_platform": "Platform", "age": "Age", "gender": "Gender", "placement": "Placement"},
-	Google: {"device": "Device", "age": "Age", "gender": "Gender"},
+	Google: {"country": "Country/Territory (User location)", "device": "Device", "age": "Age", "gender": "Gender"},
 	TikTok: {"age": "Age", "gender": "Gender", "placement": "Placement"},
 }
 

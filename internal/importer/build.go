@@ -162,6 +162,9 @@ func (b *builder) add(r *row) error {
 		return err
 	}
 	cid, sid, adid := b.objects(r)
+	if b.p.setLevel() < catalog.LevelAd {
+		adid = "" // the set keeps no ads (Google's location: ad groups)
+	}
 	if r.nonConversion != "" {
 		b.nonConvRows++
 		if !slices.Contains(b.nonConv, r.nonConversion) {

@@ -232,8 +232,11 @@ func init() {
 	// downloads: each is its own breakdown set.
 	def(colAge, pGoogle, "en", "age", "age range")
 	def(colGender, pGoogle, "en", "gender")
-	def(colBreakdown, pGoogle, "en", "network", "network (with search partners)", "country/territory",
-		"country/territory (user location)", "ad group status", "ad group state", "keyword", "search keyword")
+	// The user locations report (Locations → User locations): the location
+	// set, per ad group at the finest.
+	def(colCountry, pGoogle, "en", "country/territory (user location)", "country/territory", "country")
+	def(colBreakdown, pGoogle, "en", "network", "network (with search partners)",
+		"ad group status", "ad group state", "keyword", "search keyword")
 	def(colDerived, pGoogle, "en", "ctr", "avg. cpc", "avg. cpm", "avg. cpv", "avg. cost", "cost / conv.",
 		"conv. rate", "conv. value / cost", "interactions", "interaction rate", "all conv.", "all conv. value",
 		"cost / all conv.", "view rate", "budget", "bid strategy type", "search impr. share", "optimization score",
@@ -254,7 +257,8 @@ func init() {
 	def(colDevice, pGoogle, "es", "dispositivo")
 	def(colAge, pGoogle, "es", "edad", "rango de edad")
 	def(colGender, pGoogle, "es", "sexo")
-	def(colBreakdown, pGoogle, "es", "red", "red (con partners de busqueda)", "pais/territorio",
+	def(colCountry, pGoogle, "es", "pais/territorio (ubicacion del usuario)", "pais/territorio", "pais")
+	def(colBreakdown, pGoogle, "es", "red", "red (con partners de busqueda)",
 		"estado del grupo de anuncios", "palabra clave")
 	def(colDerived, pGoogle, "es", "ctr", "cpc medio", "cpm medio", "coste medio", "costo promedio", "coste/conv.",
 		"tasa de conv.", "interacciones", "porcentaje de interaccion", "todas las conv.", "presupuesto",

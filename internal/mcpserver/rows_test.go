@@ -8,8 +8,9 @@ import (
 	"github.com/adsmcp/adsmcp/internal/rowbudget"
 )
 
-// big is a worst-case call: every ad × country of six accounts, daily.
-const big = `{` + six + `,"dimensions":["ad_name","country"],"metrics":["spend","clicks","impressions"],"time_granularity":"daily","date_preset":"last_90d"}`
+// big is a worst-case call: every ad × device × publisher platform of six
+// accounts, daily (every platform reports them per ad).
+const big = `{` + six + `,"dimensions":["ad_name","device","publisher_platform"],"metrics":["spend","clicks","impressions"],"time_granularity":"daily","date_preset":"last_90d"}`
 
 // TestRowBoundIsServerWide: calls whose results exceed the per-call bound stop
 // reading at it and answer too_many_rows with narrower queries; with several

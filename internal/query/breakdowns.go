@@ -155,7 +155,9 @@ func platformsHolding(dims []string) []string {
 	return out
 }
 
-// setLevel refuses ad set and ad fields with a set stored per campaign.
+// setLevel refuses fields finer than the level a set is stored at: ad set
+// and ad fields with a set kept per campaign, ad fields with one kept per ad
+// group (Google's countries).
 func (n *normalizer) setLevel(s catalog.BreakdownSet) {
 	var finer []string
 	check := func(name string) {
@@ -174,9 +176,13 @@ func (n *normalizer) setLevel(s catalog.BreakdownSet) {
 	if len(finer) == 0 {
 		return
 	}
+	kept, finest, ask := "per campaign, not per ad set or ad", "ad sets and ads", "campaign_name or campaign_id"
+	if s.Level == catalog.LevelAdSet {
+		kept, finest, ask = "per ad set (ad group), not per ad", "ads", "adset_name or adset_id, campaign_name"
+	}
 	n.problem(Problem{Field: "dimensions", Value: strings.Join(finer, ", "),
-		Problem: fmt.Sprintf("%s are kept per campaign, not per ad set or ad: %s cannot be combined with them", breakdownNames(s), strings.Join(finer, " and ")),
-		Fix:     "ask by campaign_name or campaign_id (or account) with these breakdowns, or drop them to see ad sets and ads"})
+		Problem: fmt.Sprintf("%s are kept %s: %s cannot be combined with them", breakdownNames(s), kept, strings.Join(finer, " and ")),
+		Fix:     fmt.Sprintf("ask by %s (or account) with these breakdowns, or drop them to see %s", ask, finest)})
 }
 
 // setMetrics refuses metrics a set's rows do not hold.

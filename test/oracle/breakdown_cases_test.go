@@ -207,7 +207,8 @@ func TestAttributionWindowArgument(t *testing.T) {
 // rows of every per-campaign set other than conversion_action sum, per
 // campaign and day, to the delivery rows' measures (delivery rows without a
 // campaign, the account's artifacts, are in no such set); a set kept per ad
-// (Meta's device_platform) per ad and day, artifacts included;
+// (Meta's device_platform) per ad and day, artifacts included; a set kept
+// per ad group (Google's location) per campaign and day, without ads;
 // conversion_action's rows of the account's default actions to its
 // conversions and conversion_value; every per-campaign set row has its
 // set's dimensions and no ad set or ad.
@@ -249,7 +250,7 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 			if s.Key == "delivery" || !slices.Contains(s.Platforms, a.Platform) {
 				continue
 			}
-			delivery := sumBy(d.Facts[id], !s.PerCampaign, nil)
+			delivery := sumBy(d.Facts[id], !s.OfReports(), nil)
 			rows := d.Sets[s.Key][id]
 			if len(rows) == 0 && len(d.Facts[id]) > 0 {
 				t.Errorf("%s (%s): no %s rows", id, a.Platform, s.Key)
@@ -257,6 +258,9 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 			}
 			for i := range rows {
 				f := &rows[i]
+				if s.PerAdSet && f.Dims[DimIndex("ad_id")] != "" {
+					t.Fatalf("%s: a %s row with an ad: %+v", id, s.Key, f.Dims)
+				}
 				if !s.PerCampaign {
 					for _, dim := range BreakdownDims {
 						if v := f.Dims[DimIndex(dim)]; v != "" && !slices.Contains(s.Dims, dim) {
@@ -287,9 +291,9 @@ func TestBreakdownSetsSumToDelivery(t *testing.T) {
 					measures = append(measures, m)
 				}
 			}
-			got := sumBy(rows, !s.PerCampaign, keep)
+			got := sumBy(rows, !s.OfReports(), keep)
 			for k, want := range delivery {
-				if k.campaign == "" && s.PerCampaign {
+				if k.campaign == "" && s.OfReports() {
 					continue // the account's own artifacts: no campaign's report has them
 				}
 				g := got[k]

@@ -29,6 +29,9 @@ type OracleSet struct {
 	Dims []string
 	// PerCampaign: its rows have no ad set or ad.
 	PerCampaign bool
+	// PerAdSet: its rows have no ad (Google's countries, which
+	// user_location_view reports per ad group at the finest).
+	PerAdSet bool
 	// Metrics, when not nil, are the only metrics a query may ask with it.
 	Metrics []string
 }
@@ -41,8 +44,13 @@ var SetTable = []OracleSet{
 	// delivery rows carry country, its device_platform rows device and
 	// publisher_platform.
 	{Key: "delivery", Platforms: []string{metaAds}, Dims: []string{"country"}},
-	{Key: "delivery", Platforms: []string{googleAds, tiktokAds}, Dims: []string{"country", "device", "publisher_platform"}},
+	// Google reports countries per ad group (user_location_view, segmented
+	// by device and network): its delivery rows per ad carry device and
+	// publisher_platform, its location rows per ad group all three.
+	{Key: "delivery", Platforms: []string{googleAds}, Dims: []string{"device", "publisher_platform"}},
+	{Key: "delivery", Platforms: []string{tiktokAds}, Dims: []string{"country", "device", "publisher_platform"}},
 	{Key: "device_platform", Platforms: []string{metaAds}, Dims: []string{"device", "publisher_platform"}},
+	{Key: "location", Platforms: []string{googleAds}, Dims: []string{"country", "device", "publisher_platform"}, PerAdSet: true},
 	{Key: "age_gender", Platforms: []string{metaAds, tiktokAds}, Dims: []string{"age", "gender"}, PerCampaign: true},
 	{Key: "age", Platforms: []string{googleAds}, Dims: []string{"age"}, PerCampaign: true},
 	{Key: "gender", Platforms: []string{googleAds}, Dims: []string{"gender"}, PerCampaign: true},
@@ -56,6 +64,26 @@ var BreakdownDims = []string{"country", "device", "publisher_platform", "age", "
 
 // FinerThanCampaign are the fields a per-campaign set has no value for.
 var FinerThanCampaign = []string{"adset_id", "adset_name", "ad_id", "ad_name"}
+
+// FinerThanAdSet are the fields a per-ad-set set has no value for.
+var FinerThanAdSet = []string{"ad_id", "ad_name"}
+
+// OfReports says whether the set's rows are campaigns' or ad groups'
+// reports: delivery no campaign holds is in none of them, and a query
+// reading the set reads it beside them.
+func (s OracleSet) OfReports() bool { return s.PerCampaign || s.PerAdSet }
+
+// Finer are the fields the set's rows have no value for, and the words of
+// what to ask instead.
+func (s OracleSet) Finer() (fields []string, instead string) {
+	switch {
+	case s.PerCampaign:
+		return FinerThanCampaign, "campaign"
+	case s.PerAdSet:
+		return FinerThanAdSet, "adset_name"
+	}
+	return nil, ""
+}
 
 // ConversionMetrics are the metrics whose numbers depend on the attribution
 // window: conversions and every ratio made of them.
@@ -228,16 +256,16 @@ func ExpectProblems(c *Call) (out []ExpectedProblem, known bool) {
 		}
 	}
 	for _, s := range chosen {
-		if s.PerCampaign {
+		if fields, instead := s.Finer(); fields != nil {
 			var finer []string
 			for _, f := range append(slices.Clone(c.Dims), c.TextFields...) {
-				if slices.Contains(FinerThanCampaign, f) && !slices.Contains(finer, f) {
+				if slices.Contains(fields, f) && !slices.Contains(finer, f) {
 					finer = append(finer, f)
 				}
 			}
 			if len(finer) > 0 {
-				out = append(out, ExpectedProblem{Field: "dimensions", Says: append([]string{"campaign"}, finer...),
-					Why: fmt.Sprintf("%s is kept per campaign; %v are finer", s.Key, finer)})
+				out = append(out, ExpectedProblem{Field: "dimensions", Says: append([]string{instead}, finer...),
+					Why: fmt.Sprintf("%s is kept per %s; %v are finer", s.Key, instead, finer)})
 			}
 		}
 		if s.Metrics != nil {

@@ -229,6 +229,12 @@ func (g *gen) next() *call {
 			slices.Contains(dims, "country") && (slices.Contains(dims, "device") || slices.Contains(dims, "publisher_platform")) {
 			dims = slices.DeleteFunc(dims, func(d string) bool { return d == "country" })
 		}
+		// Google reports countries per ad group at the finest (SetTable's
+		// location): likewise with ads.
+		if slices.ContainsFunc(accts, func(id string) bool { return g.d.Accounts[id].Platform == googleAds }) &&
+			slices.Contains(dims, "country") && slices.Contains(dims, "ad_name") {
+			dims = slices.DeleteFunc(dims, func(d string) bool { return d == "country" })
+		}
 	}
 	if len(dims) > 0 || g.chance(0.5) {
 		c.Args["dimensions"] = dims

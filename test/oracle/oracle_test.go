@@ -510,9 +510,10 @@ func (d *Data) EachFact(q *Query, fn func(f *Fact)) {
 			continue
 		}
 		each(d.Sets[set.Key][id], false)
-		if set.PerCampaign {
-			// A per-campaign set's rows are campaigns' reports: delivery no
-			// campaign holds is read beside them, with no breakdown value,
+		if set.OfReports() {
+			// A per-campaign (or per-ad-group) set's rows are campaigns' (ad
+			// groups') reports: delivery no campaign holds is read beside
+			// them, with no breakdown value,
 			// where it has some of what the query sums (docs/fields.md,
 			// "Breakdowns").
 			each(d.Facts[id], true)

@@ -78,7 +78,7 @@ func mismatches(want, got *currencyTotals, sums []string, bad func(cur, m string
 // cannot hide it.
 
 // deliveryReconciled says whether q's answer must add up to its accounts'
-// delivery rows: it reads a set kept per campaign on some account and
+// delivery rows: it reads a set kept per campaign or ad group on some account and
 // selects nothing (no filter, no limit). conversion_action is left out: its
 // rows of actions other than the defaults are not conversions.
 func deliveryReconciled(d *Data, q *Query) bool {
@@ -88,7 +88,7 @@ func deliveryReconciled(d *Data, q *Query) bool {
 	bd := q.Breakdowns()
 	return slices.ContainsFunc(q.AccountIDs, func(id string) bool {
 		s, ok := SetOf(d.Accounts[id].Platform, bd)
-		return ok && s.PerCampaign
+		return ok && s.OfReports()
 	})
 }
 

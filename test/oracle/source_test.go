@@ -181,24 +181,6 @@ func (d *Data) asLive() {
 	}
 }
 
-// liveProblems are the refusals of a call the normalizer lets through that
-// a platform's API cannot report, each said before any request: Google
-// reads countries per ad group at the finest (user_location_view). (Meta's
-// country alone is in SetTable: every source refuses it alike.)
-func liveProblems(c *Call) []ExpectedProblem {
-	fields := append(slices.Clone(c.Dims), c.TextFields...)
-	has := func(names ...string) bool {
-		return slices.ContainsFunc(fields, func(f string) bool { return slices.Contains(names, f) })
-	}
-	var out []ExpectedProblem
-	platforms := c.Platforms()
-	if slices.Contains(platforms, googleAds) && has("country") && has("ad_id", "ad_name") {
-		out = append(out, ExpectedProblem{Field: "", Says: []string{"country", "per ad group"},
-			Why: "Google Ads reports countries per ad group at the finest"})
-	}
-	return out
-}
-
 // unmodelledLive says why the oracle cannot tell a live answer's numbers
 // ("" when it can): Meta recounts conversions under a window the accounts
 // do not hold, which the demo data the oracle reads does not carry.

@@ -64,8 +64,8 @@ func TestCorruptWarehouseIsNotReady(t *testing.T) {
 	}
 	queries := []string{
 		`{"platforms":["meta_ads"],"metrics":["spend","impressions","clicks"],"dimensions":["ad_id","device","publisher_platform"],"date_preset":"last_90d"}`,
-		`{"platforms":["google_ads"],"metrics":["spend","impressions","clicks"],"dimensions":["ad_id","country","device"],"date_preset":"last_90d"}`,
-		`{"platforms":["tiktok_ads"],"metrics":["spend","impressions","clicks"],"dimensions":["ad_id","country","device"],"date_preset":"last_90d"}`,
+		`{"platforms":["google_ads"],"metrics":["spend","impressions","clicks"],"dimensions":["ad_id","device","publisher_platform"],"date_preset":"last_90d"}`,
+		`{"platforms":["tiktok_ads"],"metrics":["spend","impressions","clicks"],"dimensions":["ad_id","device","publisher_platform"],"date_preset":"last_90d"}`,
 	}
 	found := 0
 	const block = 256 << 10

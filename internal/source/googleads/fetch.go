@@ -159,7 +159,7 @@ func (r *result) add(p *plan, accountID string, x *row) error {
 		f.ConversionAction = x.Segments.ConversionActionName
 		value = f.ConversionAction
 	}
-	f.Breakdown = p.set
+	f.Breakdown = p.key
 	d, err := p.date(x)
 	if err != nil {
 		return err

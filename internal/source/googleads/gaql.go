@@ -19,7 +19,13 @@ var levelResources = map[catalog.Level]string{
 	catalog.LevelAdSet: "ad_group", catalog.LevelAd: "ad_group_ad",
 }
 
-// setResources are the resources the breakdown sets other than delivery are
+// locationSet is the breakdown set of Google's countries: user_location_view
+// rows, per ad group at the finest, segmented by device and ad network type
+// (https://developers.google.com/google-ads/api/fields/latest/user_location_view;
+// catalog's breakdown sets).
+const locationSet = "location"
+
+// setResources are the resources the breakdown sets kept per campaign are
 // read from (at campaign level), and setFields the field each adds to SELECT:
 // age_range_view and gender_view rows are per ad group and criterion (the
 // connector sums them per campaign); conversion actions are a segment of
@@ -44,9 +50,12 @@ type plan struct {
 	// Breakdowns: user_location_view (country), segments.device,
 	// segments.ad_network_type (publisher_platform).
 	country, device, network bool
-	// set is the key of the breakdown set the plan reads when it is not
-	// delivery ("age", "gender", "conversion_action"); "" for delivery.
+	// set is the key of the breakdown set kept per campaign the plan reads
+	// ("age", "gender", "conversion_action"); "" for delivery and location.
 	set string
+	// key is the breakdown set of the plan's facts (ads.Fact.Breakdown):
+	// "" for delivery.
+	key string
 	// dateSegment is segments.date, segments.week, segments.month or "" (total).
 	dateSegment string
 	start, end  time.Time
@@ -59,8 +68,13 @@ type plan struct {
 func compile(lp *live.Plan) (*plan, error) {
 	p := &plan{start: lp.Start, end: lp.End, level: lp.Level,
 		country: lp.Uses("country"), device: lp.Uses("device"), network: lp.Uses("publisher_platform")}
-	if p.country && p.level >= catalog.LevelAd {
-		return nil, countryPerAd(lp)
+	if p.country && (lp.Set.Key != locationSet || p.level >= catalog.LevelAd) {
+		// The normalizer refuses these (catalog: Google's countries are
+		// the location set, kept per ad group).
+		return nil, fmt.Errorf("googleads: countries are read from user_location_view per ad group at the finest, as the location set (plan: set %s, level %d)", lp.Set.Key, p.level)
+	}
+	if lp.Set.Key != catalog.Delivery {
+		p.key = lp.Set.Key
 	}
 	if err := p.readSet(lp); err != nil {
 		return nil, err
@@ -87,31 +101,9 @@ func compile(lp *live.Plan) (*plan, error) {
 	return p, nil
 }
 
-// countryPerAd is the error of a plan with country at ad level: Google reports
-// countries (user_location_view) per ad group at the finest. It names the
-// query's argument the problem comes from: its filters when country or every
-// ad-level dimension is filtered on, its dimensions otherwise.
-func countryPerAd(lp *live.Plan) error {
-	filtered := func(name string) bool {
-		return slices.ContainsFunc(lp.Filters, func(f query.Filter) bool { return f.Field == name })
-	}
-	arg := "dimensions"
-	if filtered("country") || !slices.ContainsFunc(lp.Dimensions, func(d string) bool {
-		f, ok := catalog.Lookup(d)
-		return ok && f.Level == catalog.LevelAd && !filtered(d)
-	}) {
-		arg = "filters"
-	}
-	return &query.Error{Problems: []query.Problem{{
-		Field: arg, Value: "country",
-		Problem: "Google Ads reports countries (user_location_view) per ad group at the finest, not per ad",
-		Fix:     "break down by country with adset_name or campaign_name, or drop country to see ads",
-	}}}
-}
-
-// readSet sets the breakdown set other than delivery the plan reads, if any.
+// readSet sets the breakdown set kept per campaign the plan reads, if any.
 func (p *plan) readSet(lp *live.Plan) error {
-	if lp.Set.Key == catalog.Delivery {
+	if lp.Set.Key == catalog.Delivery || lp.Set.Key == locationSet {
 		return nil
 	}
 	if _, known := setResources[lp.Set.Key]; !known {

@@ -183,21 +183,6 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
-// TestUnsupportedBreakdown: country per ad is not something Google reports;
-// the query says what to ask instead, before any request.
-func TestUnsupportedBreakdown(t *testing.T) {
-	h := newHarness(t, googleadstest.Config{})
-	q := normalize(t, h.accounts(t), `{"platforms":["google_ads"],"metrics":["spend"],"dimensions":["ad_name","country"]}`)
-	h.fake.ResetLog()
-	_, err := live.New(nil, h.conn).Query(context.Background(), q)
-	if err == nil || !strings.Contains(err.Error(), "per ad group at the finest") {
-		t.Fatalf("want an invalid-query error about country per ad, got %v", err)
-	}
-	if n := len(h.fake.Requests()); n != 0 {
-		t.Errorf("%d requests sent for a query that cannot be answered", n)
-	}
-}
-
 // TestAccountsErrors: a listing that fails says why and what to do.
 func TestAccountsErrors(t *testing.T) {
 	for _, tc := range []struct {

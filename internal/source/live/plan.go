@@ -156,8 +156,10 @@ func (p *Plan) planDimensions(q *query.Query) error {
 		}
 	}
 	p.ObjectLevel = p.Level
-	if p.Set.Level == catalog.LevelCampaign {
-		// Its rows are campaigns' reports (catalog.BreakdownSet.Level).
+	if p.Set.PerObjectReports() {
+		// Its rows are campaigns' or ad groups' reports
+		// (catalog.BreakdownSet.Level): fetched as stored, so that what
+		// they leave out (unattributed) is what a warehouse's leave out.
 		p.Level = max(p.Level, p.Set.Level)
 	}
 	return nil

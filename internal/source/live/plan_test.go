@@ -38,7 +38,8 @@ func TestPlanFor(t *testing.T) {
 		{catalog.MetaAds, `{"metrics":["reach"],"dimensions":["account_name"],"platforms":["meta_ads"],"time_granularity":"monthly","date_range":{"start":"2026-01-01","end":"2026-02-28"}}`,
 			catalog.LevelAccount, catalog.Delivery, nil, []string{"impressions"}, fit.Monthly, true},
 		{catalog.GoogleAds, `{"metrics":["spend"],"dimensions":["device","country"],"platforms":["google_ads"],"time_granularity":"daily","date_preset":"last_7d"}`,
-			catalog.LevelAccount, catalog.Delivery, []string{"country", "device"}, []string{"spend"}, fit.Daily, false},
+			// Google's countries: the location set, fetched per ad group as stored.
+			catalog.LevelAdSet, "location", []string{"country", "device"}, []string{"spend"}, fit.Daily, false},
 	} {
 		q := normalize(t, accounts, c.raw)
 		p, err := PlanFor(q, c.platform)

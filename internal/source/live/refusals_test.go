@@ -9,10 +9,9 @@ import (
 )
 
 // A query a platform's API cannot report is refused before any request,
-// every time with the same problems. (Meta's country with device is no
-// longer the connector's refusal but the query layer's, for every source:
-// catalog.Platform.Delivery; no other connector refusal combines with
-// Google's in one query.)
+// every time with the same problems. (Meta's country with device and
+// Google's country per ad are not connectors' refusals but the query
+// layer's, for every source: catalog.Platform.Delivery and the sets' levels.)
 func TestEveryPlatformsRefusalAtOnce(t *testing.T) {
 	f := startFakes(t)
 	args := `{"account_ids":["617-204-8851"],"date_range":{"start":"2026-01-01","end":"2026-01-31"},` +
@@ -26,7 +25,7 @@ func TestEveryPlatformsRefusalAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		block := res.Blocks[0]
-		for _, want := range []string{`"type":"invalid_query"`, "Google Ads reports countries"} {
+		for _, want := range []string{`"type":"invalid_query"`, "kept per ad set (ad group), not per ad"} {
 			if !strings.Contains(block, want) {
 				t.Fatalf("call %d lacks %q: %.600s", i, want, block)
 			}

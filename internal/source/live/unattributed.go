@@ -11,10 +11,12 @@ import (
 	"github.com/adsmcp/adsmcp/internal/query"
 )
 
-// A breakdown set kept per campaign (catalog.BreakdownSet.Level: age and
-// gender, placement, conversion_action) is made of the platform's
-// per-campaign reports, so it leaves out delivery no campaign holds (and, on
-// Google, campaigns the age and gender views do not cover). The warehouse SQL
+// A breakdown set kept per campaign or ad group
+// (catalog.BreakdownSet.PerObjectReports: age and gender, placement,
+// conversion_action; Google's location) is made of the platform's
+// per-campaign or per-ad-group reports, so it leaves out delivery no
+// campaign holds (and, on Google, campaigns the age and gender views do not
+// cover). The warehouse SQL
 // reads the delivery rows no campaign holds beside such a set, with empty
 // breakdowns, so that the answer reconciles with the delivery totals
 // (sqlgen's unattributedRows). The live source stages what those rows would
@@ -22,10 +24,11 @@ import (
 // query's grain, less what the set's rows sum to, staged as delivery with no
 // campaign. The SQL then answers exactly as over a warehouse.
 
-// perCampaignSet is the set q reads on platform when it is kept per campaign.
+// perCampaignSet is the set q reads on platform when it is kept per
+// campaign or ad group.
 func perCampaignSet(q *query.Query, platform string) (catalog.BreakdownSet, bool) {
 	s, ok := q.BreakdownSet(platform)
-	return s, ok && s.Key != catalog.Delivery && s.Level == catalog.LevelCampaign
+	return s, ok && s.PerObjectReports()
 }
 
 // keepsUnattributed says whether q's answer can hold delivery no campaign

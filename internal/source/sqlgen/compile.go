@@ -340,9 +340,10 @@ func (c *compilation) aggregate() (string, error) {
 }
 
 // unattributedRows is the condition of the delivery rows a query reads beside
-// the sets it reads that are kept per campaign (catalog.BreakdownSet.Level):
-// such a set is made of campaigns' reports, so delivery that no campaign
-// holds is in none of its rows. Those delivery rows are read with the set,
+// the sets it reads that are kept per campaign or ad group
+// (catalog.BreakdownSet.PerObjectReports): such a set is made of campaigns'
+// or ad groups' reports, so delivery that no campaign holds is in none of
+// its rows. Those delivery rows are read with the set,
 // their breakdowns empty, so that the answer still counts them — in a row
 // with no age (or placement, or conversion_action), which step 1 removes
 // and reports when it has no other dimension — and the rows reconcile with
@@ -357,7 +358,7 @@ func (c *compilation) unattributedRows() string {
 		switch {
 		case !ok || s.Key == catalog.Delivery:
 			delivery = true
-		case s.Level == catalog.LevelCampaign:
+		case s.PerObjectReports():
 			perCampaign = append(perCampaign, "'"+p+"'") // catalog constants, not input
 		}
 	}

@@ -147,6 +147,10 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, cid string, q *
 	// group and criterion whether or not they are selected, as in the API.
 	set := catalog.Delivery
 	switch {
+	case q.Resource == "user_location_view":
+		// Countries are the location set's rows, per ad group: Google's
+		// delivery rows carry none (catalog.PlatformSets).
+		set = "location"
 	case q.Resource == "age_range_view":
 		set = "age"
 	case q.Resource == "gender_view":
