@@ -66,10 +66,7 @@ func syncedSource(t testing.TB) (synced, live source.Source) {
 	ctx := context.Background()
 	f := livetest.Start(t, livetest.Config{})
 	wh, tg := syncedWarehouse(t)
-	// Google's accounts are not synced yet (its delivery by country is one
-	// report per ad group, which the catalog does not model yet): they are
-	// answered live, as a server answers an account before its backfill.
-	res, err := syncer.Run(ctx, syncer.Options{Connectors: f.Connectors, Target: tg, Now: duckdbtest.Now, Platforms: []string{"meta_ads", "tiktok_ads"},
+	res, err := syncer.Run(ctx, syncer.Options{Connectors: f.Connectors, Target: tg, Now: duckdbtest.Now,
 		Since: duckdbtest.Anchor.AddDate(0, 0, -duckdbtest.Config.Days)})
 	if err != nil {
 		t.Fatal(err)
