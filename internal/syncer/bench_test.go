@@ -1,0 +1,219 @@
+package syncer_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adsmcp/adsmcp/internal/importer"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
+	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb"
+	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
+	"github.com/adsmcp/adsmcp/internal/source/fakescale"
+	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
+	"github.com/adsmcp/adsmcp/internal/source/live/livetest"
+	"github.com/adsmcp/adsmcp/internal/source/meta/metatest"
+	"github.com/adsmcp/adsmcp/internal/source/tiktok/tiktoktest"
+	"github.com/adsmcp/adsmcp/internal/syncer"
+)
+
+// The sync's benchmarks run over the fakes at a scale (package fakescale):
+// N accounts taken in turn from every platform whose sync plans compile
+// (livetest.Fakes.Syncable; the others are named in the log and join once
+// their sync works), D days of data ending the day before
+// duckdbtest.Anchor. The fakes answer at once (no latency): what is measured
+// is the sync's own work — the connectors' requests and parsing, the
+// chunks' writes — and the fakes' building of each account's rows, on the
+// same cores.
+
+// startScaled starts the fakes serving n accounts per platform over days,
+// and returns them with n accounts of the syncable platforms and those
+// platforms. standalone fakes keep no request log (for large runs).
+func startScaled(b *testing.B, n, days int, standalone bool) (*livetest.Fakes, []string, []string) {
+	b.Helper()
+	scale := &fakescale.Scale{Accounts: n, Days: days, Seed: 42, Anchor: duckdbtest.Anchor}
+	f := livetest.Start(b, livetest.Config{
+		Meta:   metatest.Config{Scale: scale, Standalone: standalone},
+		Google: googleadstest.Config{Scale: scale, Standalone: standalone},
+		TikTok: tiktoktest.Config{Scale: scale, Standalone: standalone},
+	})
+	platforms, refused := f.Syncable()
+	for p, err := range refused {
+		b.Logf("%s is not synced (its accounts are left out): %v", p, err)
+	}
+	accts := f.Accounts(context.Background(), b, platforms, n)
+	ids := make([]string, len(accts))
+	for i, a := range accts {
+		ids[i] = a.AccountID
+	}
+	return f, ids, platforms
+}
+
+// BenchmarkSync syncs N accounts × D days into an empty warehouse
+// (target=duckdb: an embedded file; target=clickhouse: a fresh database on
+// ADSMCP_TEST_CH_DSN) and reports rows/s, requests per account-day (the
+// sync's own count, source.CountCall) and the test process's peak resident
+// memory during the sync (VmHWM of /proc/self/status, reset before the sync
+// through /proc/self/clear_refs; it includes the fakes, whose resident size
+// before the sync is base-RSS-MB).
+func BenchmarkSync(b *testing.B) {
+	for _, target := range []string{"duckdb", "clickhouse"} {
+		for _, n := range []int{10, 100, 1000} {
+			for _, days := range []int{7, 30, 90, 730} {
+				b.Run(fmt.Sprintf("target=%s/accounts=%d/days=%d", target, n, days), func(b *testing.B) {
+					benchSync(b, target, n, days)
+				})
+			}
+		}
+	}
+}
+
+func benchSync(b *testing.B, target string, n, days int) {
+	ctx := context.Background()
+	open := func(b *testing.B) importer.SyncTarget {
+		opt := importer.SyncOptions{Now: duckdbtest.Now}
+		var tg importer.SyncTarget
+		var err error
+		switch target {
+		case "duckdb":
+			tg, err = duckdb.OpenSync(ctx, filepath.Join(b.TempDir(), "synced.duckdb"), opt)
+		case "clickhouse":
+			tg, err = clickhouse.OpenSync(ctx, chtest.FreshDatabase(b), opt)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return tg
+	}
+	if target == "clickhouse" {
+		chtest.DSN(b) // skips without a server
+	}
+	f, ids, platforms := startScaled(b, n, days, true)
+	since := duckdbtest.Anchor.AddDate(0, 0, -days)
+	var rows, requests, accountDays int64
+	var took time.Duration
+	var peak, base float64
+	for b.Loop() {
+		b.StopTimer()
+		tg := open(b)
+		runtime.GC()
+		debug.FreeOSMemory()
+		base = max(base, memStatus(b, "VmRSS"))
+		resetPeak(b)
+		b.StartTimer()
+		start := time.Now()
+		res, err := syncer.Run(ctx, syncer.Options{Connectors: f.Connectors, Target: tg, Accounts: ids, Platforms: platforms,
+			Now: duckdbtest.Now, Since: since})
+		took += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, memStatus(b, "VmHWM"))
+		b.StopTimer()
+		if err := tg.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if res.Failed() > 0 {
+			b.Fatalf("sync: %+v", res.Accounts)
+		}
+		for _, a := range res.Accounts {
+			rows += a.Rows
+			requests += a.Requests
+			accountDays += int64(a.Days)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(rows)/took.Seconds(), "rows/s")
+	b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
+	b.ReportMetric(float64(requests)/float64(accountDays), "requests/account-day")
+	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
+	b.ReportMetric(peak/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(base/(1<<20), "base-RSS-MB")
+}
+
+// BenchmarkIncrementalSync syncs N accounts × D days, then again a day
+// later, as a scheduled sync does, and reports the requests the fakes
+// received per account in each run (their request logs): the second asks
+// for the new day and the platform's lookback (catalog.Platform.SyncLookback),
+// not the history.
+func BenchmarkIncrementalSync(b *testing.B) {
+	for _, days := range []int{90, 730} {
+		b.Run(fmt.Sprintf("accounts=10/days=%d", days), func(b *testing.B) {
+			ctx := context.Background()
+			f, ids, platforms := startScaled(b, 10, days, false)
+			// The first run is the day before the anchor: the data's last
+			// day is then new to the second.
+			first := duckdbtest.Now().AddDate(0, 0, -1)
+			since := duckdbtest.Anchor.AddDate(0, 0, -days)
+			var requests [2]int
+			var accountDays [2]int
+			for b.Loop() {
+				tg, err := duckdb.OpenSync(ctx, filepath.Join(b.TempDir(), "synced.duckdb"), importer.SyncOptions{Now: duckdbtest.Now})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i, now := range []time.Time{first, duckdbtest.Now()} {
+					before := f.Requests()
+					res, err := syncer.Run(ctx, syncer.Options{Connectors: f.Connectors, Target: tg, Accounts: ids, Platforms: platforms,
+						Now: func() time.Time { return now }, Since: since})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Failed() > 0 {
+						b.Fatalf("sync: %+v", res.Accounts)
+					}
+					requests[i] += f.Requests() - before
+					for _, a := range res.Accounts {
+						accountDays[i] += a.Days
+					}
+				}
+				if err := tg.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per := float64(b.N * len(ids))
+			b.ReportMetric(float64(requests[0])/per, "first-requests/account")
+			b.ReportMetric(float64(accountDays[0])/per, "first-days/account")
+			b.ReportMetric(float64(requests[1])/per, "next-requests/account")
+			b.ReportMetric(float64(accountDays[1])/per, "next-days/account")
+		})
+	}
+}
+
+// resetPeak resets the process's peak resident size (VmHWM), as writing 5
+// to /proc/PID/clear_refs does (proc(5)).
+func resetPeak(b *testing.B) {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Logf("peak RSS not reset: %v", err)
+	}
+}
+
+// memStatus is a size field of /proc/self/status (VmRSS, VmHWM) in bytes.
+func memStatus(b *testing.B, field string) float64 {
+	file, err := os.Open("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer file.Close()
+	s := bufio.NewScanner(file)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), field+":"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb * 1024
+		}
+	}
+	b.Fatalf("no %s in /proc/self/status", field)
+	return 0
+}
