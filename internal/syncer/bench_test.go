@@ -98,13 +98,14 @@ func benchSync(b *testing.B, target string, n, days int) {
 		chtest.DSN(b) // skips without a server
 	}
 	f, ids, platforms := startScaled(b, n, days, true)
+	var writes timedWrites
 	since := duckdbtest.Anchor.AddDate(0, 0, -days)
 	var rows, requests, accountDays int64
 	var took time.Duration
 	var peak, base float64
 	for b.Loop() {
 		b.StopTimer()
-		tg := open(b)
+		tg := &timedTarget{SyncTarget: open(b), w: &writes}
 		runtime.GC()
 		debug.FreeOSMemory()
 		base = max(base, memStatus(b, "VmRSS"))
@@ -136,6 +137,9 @@ func benchSync(b *testing.B, target string, n, days int) {
 	b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
 	b.ReportMetric(float64(requests)/float64(accountDays), "requests/account-day")
 	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
+	b.ReportMetric(writes.total.Seconds()/float64(b.N), "write-s/op")
+	b.ReportMetric(float64(len(writes.each))/float64(b.N), "chunks/op")
+	b.ReportMetric(writes.lastTenth().Seconds()*1000, "last-tenth-write-ms/chunk")
 	b.ReportMetric(peak/(1<<20), "peak-RSS-MB")
 	b.ReportMetric(base/(1<<20), "base-RSS-MB")
 }
@@ -187,6 +191,40 @@ func BenchmarkIncrementalSync(b *testing.B) {
 			b.ReportMetric(float64(accountDays[1])/per, "next-days/account")
 		})
 	}
+}
+
+// timedTarget times its target's chunk writes: whether a write's cost grows
+// with what the warehouse already holds.
+type timedTarget struct {
+	importer.SyncTarget
+	w *timedWrites
+}
+
+type timedWrites struct {
+	total time.Duration
+	each  []time.Duration // in the order written
+}
+
+func (t *timedTarget) Write(ctx context.Context, c *importer.Chunk) (importer.ChunkResult, error) {
+	start := time.Now()
+	r, err := t.SyncTarget.Write(ctx, c)
+	d := time.Since(start)
+	t.w.total += d // one writer at a time (syncer.Run writes chunks one by one)
+	t.w.each = append(t.w.each, d)
+	return r, err
+}
+
+// lastTenth is the mean time of the last tenth of the writes.
+func (w *timedWrites) lastTenth() time.Duration {
+	n := max(len(w.each)/10, 1)
+	if len(w.each) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, d := range w.each[len(w.each)-n:] {
+		sum += d
+	}
+	return sum / time.Duration(n)
 }
 
 // resetPeak resets the process's peak resident size (VmHWM), as writing 5
