@@ -4,15 +4,18 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/importer"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse"
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
@@ -60,13 +63,14 @@ func startScaled(b *testing.B, n, days int, standalone bool) (*livetest.Fakes, [
 
 // BenchmarkSync syncs N accounts × D days into an empty warehouse
 // (target=duckdb: an embedded file; target=clickhouse: a fresh database on
-// ADSMCP_TEST_CH_DSN) and reports rows/s, requests per account-day (the
+// ADSMCP_TEST_CH_DSN; target=discard: no warehouse, the chunks dropped once
+// fetched, for what the fetching and the fakes cost alone) and reports rows/s, requests per account-day (the
 // sync's own count, source.CountCall) and the test process's peak resident
 // memory during the sync (VmHWM of /proc/self/status, reset before the sync
 // through /proc/self/clear_refs; it includes the fakes, whose resident size
 // before the sync is base-RSS-MB).
 func BenchmarkSync(b *testing.B) {
-	for _, target := range []string{"duckdb", "clickhouse"} {
+	for _, target := range []string{"discard", "duckdb", "clickhouse"} {
 		for _, n := range []int{10, 100, 1000} {
 			for _, days := range []int{7, 30, 90, 730} {
 				b.Run(fmt.Sprintf("target=%s/accounts=%d/days=%d", target, n, days), func(b *testing.B) {
@@ -88,6 +92,8 @@ func benchSync(b *testing.B, target string, n, days int) {
 			tg, err = duckdb.OpenSync(ctx, filepath.Join(b.TempDir(), "synced.duckdb"), opt)
 		case "clickhouse":
 			tg, err = clickhouse.OpenSync(ctx, chtest.FreshDatabase(b), opt)
+		case "discard":
+			tg = &discardTarget{states: map[string]importer.SyncState{}}
 		}
 		if err != nil {
 			b.Fatal(err)
@@ -226,6 +232,29 @@ func (w *timedWrites) lastTenth() time.Duration {
 	}
 	return sum / time.Duration(n)
 }
+
+// discardTarget keeps the accounts' sync states and drops their rows.
+type discardTarget struct {
+	states map[string]importer.SyncState // written by one writer at a time
+}
+
+func (d *discardTarget) Name() string { return "discard" }
+
+func (d *discardTarget) States(context.Context) ([]importer.SyncState, error) {
+	return slices.Collect(maps.Values(d.states)), nil
+}
+
+func (d *discardTarget) Write(_ context.Context, c *importer.Chunk) (importer.ChunkResult, error) {
+	d.states[ads.FoldID(c.Account.AccountID)] = c.State
+	return importer.ChunkResult{FactsAdded: int64(len(c.Facts)), ReachAdded: int64(len(c.Reach))}, nil
+}
+
+func (d *discardTarget) RecordFailure(_ context.Context, st importer.SyncState) error {
+	d.states[ads.FoldID(st.AccountID)] = st
+	return nil
+}
+
+func (d *discardTarget) Close() error { return nil }
 
 // resetPeak resets the process's peak resident size (VmHWM), as writing 5
 // to /proc/PID/clear_refs does (proc(5)).
