@@ -235,23 +235,12 @@ func start(o *options) (_ fakes, err error) {
 	return f, nil
 }
 
-// delay is the middleware adding a latency to every request (nil for none);
-// a request given up by its client stops waiting.
+// delay is the middleware adding a latency to every request (nil for none).
 func delay(d time.Duration) func(http.Handler) http.Handler {
 	if d <= 0 {
 		return nil
 	}
-	return func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				h.ServeHTTP(w, r)
-			case <-r.Context().Done():
-			}
-		})
-	}
+	return fakescale.Latency(func() time.Duration { return d })
 }
 
 // config is the adsmcp config file for the fakes.

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"time"
 )
 
 // Serving says where and how a fake serves, for programs that run one
@@ -29,4 +30,25 @@ func (s Serving) Start(h http.Handler) *httptest.Server {
 	srv.Listener = s.Listener
 	srv.Start()
 	return srv
+}
+
+// Latency is a Serving.Wrap delaying every request by d() before the fake
+// answers it, as an ad platform's API takes seconds per report; d is asked
+// per request, so a benchmark can sync without latency and then ask live
+// queries with it. A request its client gives up stops waiting.
+func Latency(d func() time.Duration) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if wait := d(); wait > 0 {
+				t := time.NewTimer(wait)
+				defer t.Stop()
+				select {
+				case <-t.C:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
 }

@@ -5,9 +5,12 @@
 package livetest
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/adsmcp/adsmcp/internal/ads"
 	"github.com/adsmcp/adsmcp/internal/source/googleads"
 	"github.com/adsmcp/adsmcp/internal/source/googleads/googleadstest"
 	"github.com/adsmcp/adsmcp/internal/source/live"
@@ -60,3 +63,64 @@ func Start(tb testing.TB, cfg Config) *Fakes {
 
 // Source is the live source over the fakes' connectors.
 func (f *Fakes) Source() *live.Source { return live.New(nil, f.Connectors...) }
+
+// Syncable are the platforms whose every sync plan their connector
+// compiles (live.SyncPlans), in the connectors' order, and why each other
+// platform cannot be synced yet: a test or benchmark syncs the first and
+// says the second, so it covers a platform as soon as its sync works.
+func (f *Fakes) Syncable() (platforms []string, refused map[string]error) {
+	refused = map[string]error{}
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range f.Connectors {
+		plans, err := live.SyncPlans(c.Platform(), day, day)
+		for _, p := range plans {
+			if err == nil {
+				_, err = c.Compile(p)
+			}
+		}
+		if err != nil {
+			refused[c.Platform()] = err
+			continue
+		}
+		platforms = append(platforms, c.Platform())
+	}
+	return platforms, refused
+}
+
+// Requests is how many requests the three fakes received so far (Google's
+// token endpoint included): what a call or a sync cost the platforms.
+func (f *Fakes) Requests() int {
+	return len(f.Meta.Requests()) + len(f.Google.Requests()) + f.Google.TokenRequests() + len(f.TikTok.Requests())
+}
+
+// Accounts are the accounts of platforms, listed by their connectors, taken
+// in turn from each platform (one of each, then the next of each…) up to n:
+// a selection that spreads over every platform given.
+func (f *Fakes) Accounts(ctx context.Context, tb testing.TB, platforms []string, n int) []ads.Account {
+	tb.Helper()
+	var lists [][]ads.Account
+	for _, c := range f.Connectors {
+		if !slices.Contains(platforms, c.Platform()) {
+			continue
+		}
+		accts, err := c.Accounts(ctx)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		lists = append(lists, accts)
+	}
+	var out []ads.Account
+	for i := 0; len(out) < n; i++ {
+		took := false
+		for _, l := range lists {
+			if i < len(l) && len(out) < n {
+				out = append(out, l[i])
+				took = true
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	return out
+}
