@@ -256,6 +256,8 @@ func (d *discardTarget) RecordFailure(_ context.Context, st importer.SyncState) 
 
 func (d *discardTarget) Close() error { return nil }
 
+func (d *discardTarget) Check(context.Context) error { return nil }
+
 // resetPeak resets the process's peak resident size (VmHWM), as writing 5
 // to /proc/PID/clear_refs does (proc(5)).
 func resetPeak(b *testing.B) {
