@@ -3,9 +3,12 @@ package clickhouse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 
 	"github.com/adsmcp/adsmcp/internal/source/clickhouse/chtest"
 	"github.com/adsmcp/adsmcp/internal/source/duckdb/duckdbtest"
@@ -81,19 +84,31 @@ func columnsOf(t *testing.T, c *httpClient) map[string][]string {
 // checksumOf sums, per table, a hash of each row's values in the columns
 // cols names (columnsOf the layout before a migration): what a migration
 // must leave as it found, whatever columns it adds. A sum, so the rows'
-// order does not count; with the count of rows.
+// order does not count; with the count of rows. Meta's device_platform
+// rows, which version 4 derives where they are missing, are left out
+// (TestMigrateDerivesMetaDevicePlatform checks them).
 func checksumOf(t *testing.T, c *httpClient, cols map[string][]string) string {
 	t.Helper()
 	var parts []string
 	for _, table := range tables {
-		var args []string
-		for _, col := range cols[table] {
-			args = append(args, "toString(isNull("+col+"))", "ifNull(toString("+col+"), '')")
+		where := ""
+		if table == "facts" && slices.Contains(columnsOf(t, c)["facts"], "breakdown") {
+			where = " WHERE breakdown != 'device_platform'"
 		}
-		sum := strings.TrimSpace(mustDo(t, c, "SELECT concat(toString(count()), ' ', toString(sum(cityHash64("+strings.Join(args, ", ")+")))) FROM "+table))
-		parts = append(parts, table+"="+sum)
+		parts = append(parts, table+"="+rowsChecksum(t, c, table+where, cols[table]))
 	}
 	return strings.Join(parts, " ")
+}
+
+// rowsChecksum is the count of from's rows and the sum of a hash of each
+// one's values in cols.
+func rowsChecksum(t *testing.T, c *httpClient, from string, cols []string) string {
+	t.Helper()
+	var args []string
+	for _, col := range cols {
+		args = append(args, "toString(isNull("+col+"))", "ifNull(toString("+col+"), '')")
+	}
+	return strings.TrimSpace(mustDo(t, c, "SELECT concat(toString(count()), ' ', toString(sum(cityHash64("+strings.Join(args, ", ")+")))) FROM "+from))
 }
 
 // version2Columns lists the columns version 2 adds, with their types and
@@ -105,7 +120,8 @@ const version2Columns = "SELECT concat(table, ' ', name, ' ', type, ' ', default
 // checkVersion2Defaults: every row a warehouse held before version 2 is a
 // delivery fact row without the other sets' dimensions, its accounts say no
 // attribution window or counted actions (the old layout never said), and
-// version 2's columns are those of a new warehouse (fresh).
+// version 2's columns are those of a new warehouse (fresh). The
+// device_platform rows version 4 derives from them are not among them.
 func checkVersion2Defaults(t *testing.T, c, fresh *httpClient) {
 	t.Helper()
 	if got, want := mustDo(t, c, version2Columns), mustDo(t, fresh, version2Columns); got != want {
@@ -116,8 +132,8 @@ func checkVersion2Defaults(t *testing.T, c, fresh *httpClient) {
 		zero        bool
 	}{
 		{"fact rows", "SELECT count() FROM facts", false},
-		{"old fact rows not plain delivery rows", "SELECT count() FROM facts WHERE breakdown != 'delivery' " +
-			"OR isNotNull(age) OR isNotNull(gender) OR isNotNull(placement) OR isNotNull(conversion_action)", true},
+		{"old fact rows not plain delivery rows", "SELECT count() FROM facts WHERE breakdown != 'device_platform' AND (breakdown != 'delivery' " +
+			"OR isNotNull(age) OR isNotNull(gender) OR isNotNull(placement) OR isNotNull(conversion_action))", true},
 		{"accounts", "SELECT count() FROM accounts", false},
 		{"old accounts with an attribution window or counted actions", "SELECT count() FROM accounts " +
 			"WHERE isNotNull(attribution_window) OR isNotNull(conversion_actions)", true},
@@ -130,10 +146,11 @@ func checkVersion2Defaults(t *testing.T, c, fresh *httpClient) {
 }
 
 // version1Reference is a new warehouse (the latest layout) holding what a
-// version 1 layout can hold of fresh's data: its delivery rows, accounts
-// saying no attribution window or counted actions. It is what a migrated
-// warehouse must answer like, the demo's other sets and windows being data
-// the old one never had.
+// version 1 layout can hold of fresh's data, and what a migration derives
+// from it: its delivery rows and Meta's device_platform rows (version 4
+// sums them from the delivery rows), accounts saying no attribution window
+// or counted actions. It is what a migrated warehouse must answer like, the
+// demo's other sets and windows being data the old one never had.
 func version1Reference(t *testing.T, fresh *httpClient) *Source {
 	t.Helper()
 	dsn := chtest.FreshDatabase(t)
@@ -150,7 +167,7 @@ func version1Reference(t *testing.T, fresh *httpClient) *Source {
 		})
 		where := ""
 		if table == "facts" {
-			where = " WHERE breakdown = 'delivery'"
+			where = " WHERE breakdown IN ('delivery', 'device_platform')"
 		}
 		mustDo(t, c, "INSERT INTO "+table+" ("+strings.Join(cols, ", ")+") SELECT "+strings.Join(cols, ", ")+" FROM "+fresh.e.database+"."+table+where)
 	}
@@ -325,5 +342,79 @@ func TestNewerWarehouseIsRefused(t *testing.T) {
 func TestMigrateRefusesADatabaseWithoutAWarehouse(t *testing.T) {
 	if _, err := Migrate(context.Background(), chtest.FreshDatabase(t)); !errors.Is(err, migration.ErrNoWarehouse) {
 		t.Errorf("migrate: %v", err)
+	}
+}
+
+// factsChecksum is every row of facts (a sum of their hashes, with their
+// count).
+func factsChecksum(t *testing.T, c *httpClient) string {
+	t.Helper()
+	return rowsChecksum(t, c, "facts", columnsOf(t, c)["facts"])
+}
+
+// setBack takes back the versions after n, and with devices false Meta's
+// device_platform rows (a warehouse written before they were a set of their
+// own holds Meta's delivery rows only), waiting for the mutations.
+func setBack(t *testing.T, c *httpClient, n int, devices bool) {
+	t.Helper()
+	mustDo(t, c, fmt.Sprintf("ALTER TABLE adsmcp_schema DELETE WHERE version > %d", n))
+	if !devices {
+		mustDo(t, c, "ALTER TABLE facts DELETE WHERE breakdown = 'device_platform'")
+	}
+	s := &importStore{c: c, db: ch.OpenDB(c.e.native)}
+	defer s.db.Close()
+	if err := s.waitMutations(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A warehouse at version 3 holding Meta's delivery rows and no
+// device_platform row would answer every Meta query by device with no row:
+// the server refuses to open it, naming adsmcp migrate, which derives the
+// rows from the delivery rows so that it answers by device as the fresh
+// warehouse does; deriving again (the version's record taken back, as after
+// a migration stopped before recording it) writes nothing. A version 3
+// warehouse that holds the rows opens as it is, and version 4 leaves it as
+// it was.
+func TestMigrateDerivesMetaDevicePlatform(t *testing.T) {
+	ctx := context.Background()
+	freshDSN, fresh := loadedForTest(t)
+	dsn, c := loadedForTest(t)
+	setBack(t, c, 3, false)
+	if _, err := openForTest(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate --target") ||
+		!strings.Contains(err.Error(), "lacks version 4: ") {
+		t.Errorf("open a version 3 warehouse without Meta's device rows: %v", err)
+	}
+	if res, err := Migrate(ctx, dsn); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate: %+v, %v", res, err)
+	}
+	migrated, err := openForTest(t, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reference, err := openForTest(t, freshDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sourcetest.RunOnly(t, reference, migrated, duckdbtest.Now(), "device", "publisher_platform")
+	whole := factsChecksum(t, c)
+	setBack(t, c, 3, true)
+	if res, err := Migrate(ctx, dsn); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate again: %+v, %v", res, err)
+	}
+	if got := factsChecksum(t, c); got != whole {
+		t.Errorf("deriving again changed facts: %s, want %s", got, whole)
+	}
+
+	whole = factsChecksum(t, fresh)
+	setBack(t, fresh, 3, true)
+	if _, err := openForTest(t, freshDSN); err != nil {
+		t.Errorf("open a version 3 warehouse with Meta's device rows: %v", err)
+	}
+	if res, err := Migrate(ctx, freshDSN); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate the warehouse with Meta's device rows: %+v, %v", res, err)
+	}
+	if got := factsChecksum(t, fresh); got != whole {
+		t.Errorf("version 4 changed a warehouse holding Meta's device rows: %s, want %s", got, whole)
 	}
 }

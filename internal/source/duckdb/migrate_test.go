@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,15 +81,26 @@ func columnsAt(t *testing.T, db *sql.DB) map[string]string {
 // checksumOf sums, per table, the rows' values in the columns cols names
 // (columnsAt of the layout before a migration): what a migration must leave
 // as it found, whatever columns it adds. Rows are taken in their values'
-// order, so it does not depend on where the engine keeps them.
+// order, so it does not depend on where the engine keeps them. Meta's
+// device_platform rows, which version 4 derives where they are missing, are
+// left out (TestMigrateDerivesMetaDevicePlatform and
+// TestMigrateKeepsMetaDevicePlatform check them).
 func checksumOf(t *testing.T, path string, cols map[string]string) string {
 	t.Helper()
 	db := openLoadDB(t, path+"?access_mode=read_only")
 	defer db.Close()
+	old := ""
+	if countRows(t, db, `SELECT count(*) FROM duckdb_columns() WHERE table_name = 'facts' AND column_name = 'breakdown'`) > 0 {
+		old = ` WHERE breakdown IS DISTINCT FROM 'device_platform'`
+	}
 	var parts []string
 	for _, table := range loadTables {
 		var sum string
-		q := `SELECT count(*) || ' ' || md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) FROM (SELECT row(` + cols[table] + `)::VARCHAR AS r FROM ` + table + `)`
+		where := ""
+		if table == "facts" {
+			where = old
+		}
+		q := `SELECT count(*) || ' ' || md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) FROM (SELECT row(` + cols[table] + `)::VARCHAR AS r FROM ` + table + where + `)`
 		if err := db.QueryRow(q).Scan(&sum); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -99,7 +111,8 @@ func checksumOf(t *testing.T, path string, cols map[string]string) string {
 
 // checkVersion2Defaults: every row a warehouse held before version 2 is a
 // delivery fact row without the other sets' dimensions, and its accounts say
-// no attribution window or counted actions (the old layout never said).
+// no attribution window or counted actions (the old layout never said). The
+// device_platform rows version 4 derives from them are not among them.
 func checkVersion2Defaults(t *testing.T, path string) {
 	t.Helper()
 	db := openLoadDB(t, path+"?access_mode=read_only")
@@ -107,8 +120,8 @@ func checkVersion2Defaults(t *testing.T, path string) {
 	if n := countRows(t, db, `SELECT count(*) FROM facts`); n == 0 {
 		t.Fatal("no fact rows to check")
 	}
-	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE breakdown IS DISTINCT FROM 'delivery'
-		OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL`); n != 0 {
+	if n := countRows(t, db, `SELECT count(*) FROM facts WHERE breakdown IS DISTINCT FROM 'device_platform' AND (breakdown IS DISTINCT FROM 'delivery'
+		OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL)`); n != 0 {
 		t.Errorf("%d old fact rows not plain delivery rows", n)
 	}
 	if n := countRows(t, db, `SELECT count(*) FROM accounts`); n == 0 {
@@ -387,16 +400,27 @@ func TestMigrateRefusesAFileWithoutAWarehouse(t *testing.T) {
 	}
 }
 
-// version2Warehouse is a warehouse at schema version 2, the layout before
-// the sync state: a migrated legacyWarehouse with version 3 taken back.
-func version2Warehouse(t *testing.T) string {
+// warehouseAt is a warehouse at schema version n (2 or 3): a migrated
+// legacyWarehouse with the later versions taken back. Without devices it
+// holds Meta's delivery rows and no device_platform row, as every warehouse
+// written before Meta's device × publisher_platform rows were a set of their
+// own; with devices it keeps the rows version 4 derived (a warehouse a newer
+// writer filled: nothing left to derive).
+func warehouseAt(t *testing.T, n int, devices bool) string {
 	t.Helper()
 	path := legacyWarehouse(t)
 	if _, err := Migrate(context.Background(), path); err != nil {
 		t.Fatal(err)
 	}
 	db := openLoadDB(t, path)
-	if _, err := db.Exec(`DROP TABLE sync_state; DELETE FROM adsmcp_schema WHERE version > 2`); err != nil {
+	take := fmt.Sprintf(`DELETE FROM adsmcp_schema WHERE version > %d;`, n)
+	if n < 3 {
+		take += `DROP TABLE sync_state;`
+	}
+	if !devices {
+		take += `DELETE FROM facts WHERE breakdown = 'device_platform';`
+	}
+	if _, err := db.Exec(take); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -404,12 +428,14 @@ func version2Warehouse(t *testing.T) string {
 }
 
 // Version 3 (sync_state) is not needed by reads: a read-only open of a
-// version 2 warehouse answers as before, writing nothing; adsmcp migrate then
-// applies version 3 alone, an empty sync_state, every row kept.
+// version 2 warehouse (with Meta's device rows: nothing for version 4 to
+// derive) answers as before, writing nothing; adsmcp migrate then applies
+// version 3, an empty sync_state, and version 4, which writes nothing: every
+// row kept.
 func TestMigrateAppliesVersion3(t *testing.T) {
 	ctx := context.Background()
 	migrationtest.Declare(t)
-	path := version2Warehouse(t)
+	path := warehouseAt(t, 2, true)
 	db := openLoadDB(t, path+"?access_mode=read_only")
 	cols := columnsAt(t, db)
 	db.Close()
@@ -432,8 +458,8 @@ func TestMigrateAppliesVersion3(t *testing.T) {
 	}
 
 	res, err := Migrate(ctx, path)
-	if err != nil || !slices.Equal(res.Applied, []int{3}) || res.String() != migrationtest.MigratedFrom(2) {
-		t.Fatalf("migrate: applied %v, %q, %v; want [3] and %q", res.Applied, res, err, migrationtest.MigratedFrom(2))
+	if err != nil || !slices.Equal(res.Applied, migrationtest.After(2)) || res.String() != migrationtest.MigratedFrom(2) {
+		t.Fatalf("migrate: applied %v, %q, %v; want %v and %q", res.Applied, res, err, migrationtest.After(2), migrationtest.MigratedFrom(2))
 	}
 	if got := recordedVersions(t, path); !slices.Equal(got, migrationtest.Recorded()) {
 		t.Errorf("recorded versions %v, want %v", got, migrationtest.Recorded())
@@ -451,5 +477,127 @@ func TestMigrateAppliesVersion3(t *testing.T) {
 	}
 	if states, err := src.SyncStates(ctx); err != nil || len(states) != 0 {
 		t.Errorf("sync states after the migration: %v, %v; want none", states, err)
+	}
+}
+
+// metaDeviceAnswers are the CSV answers of queries by Meta's device and
+// publisher_platform (the device_platform set), per ad and day, in total
+// and beside TikTok's devices.
+func metaDeviceAnswers(t *testing.T, src *Source) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, raw := range []string{
+		`{"platforms":["meta_ads"],"metrics":["spend","impressions","clicks","link_clicks","conversions","conversion_value","video_views"],"dimensions":["account_name","device","publisher_platform"],"date_preset":"last_90d"}`,
+		`{"platforms":["meta_ads"],"metrics":["spend","clicks"],"dimensions":["ad_name","device"],"time_granularity":"daily","date_preset":"last_7d","sort":[{"field":"spend","direction":"desc"}],"limit":50}`,
+		`{"platforms":["meta_ads","tiktok_ads"],"metrics":["spend","conversions"],"dimensions":["platform","device"],"date_preset":"last_30d"}`,
+	} {
+		_, tab := run(t, src, raw)
+		if tab.Len() == 0 {
+			t.Fatalf("%s: no row", raw)
+		}
+		if err := fit.WriteCSV(&b, tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// A warehouse written before Meta's device × publisher_platform rows were a
+// set of their own (version 3 or older, holding Meta's delivery rows only)
+// would answer every Meta query by device with no row. A read-only open of
+// it refuses, naming adsmcp migrate; the migration derives the rows from the
+// delivery rows, so that it answers as the fresh warehouse does, keeps every
+// other row, and derives nothing the second time (the version's record
+// taken back, as on a ClickHouse migration stopped before recording it).
+func TestMigrateDerivesMetaDevicePlatform(t *testing.T) {
+	ctx := context.Background()
+	want := metaDeviceAnswers(t, openTestSource(t))
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprintf("version %d", n), func(t *testing.T) {
+			path := warehouseAt(t, n, false)
+			db := openLoadDB(t, path+"?access_mode=read_only")
+			cols := columnsAt(t, db)
+			if countRows(t, db, `SELECT count(*) FROM facts f JOIN accounts a USING (account_id) WHERE a.platform = 'meta_ads'`) == 0 {
+				t.Fatal("no Meta rows")
+			}
+			db.Close()
+			sum := checksumOf(t, path, cols)
+
+			release := holdOpen(t, path)
+			src, err := Open(ctx, path, Options{NoDemoFill: true})
+			if err == nil {
+				t.Errorf("read-only open of a warehouse without Meta's device rows answered: %q", metaDeviceAnswers(t, src))
+				src.Close()
+			} else if !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate --db "+path) ||
+				!strings.Contains(err.Error(), "lacks version 4: ") {
+				t.Errorf("read-only open: %v", err)
+			}
+			release()
+
+			res, err := Migrate(ctx, path)
+			if err != nil || !slices.Equal(res.Applied, migrationtest.After(n)) {
+				t.Fatalf("migrate: %+v, %v; want applied %v", res, err, migrationtest.After(n))
+			}
+			if got := checksumOf(t, path, cols); got != sum {
+				t.Errorf("the migration changed the rows it found:\n%s\nwant\n%s", got, sum)
+			}
+			src, err = Open(ctx, path, Options{NoDemoFill: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := metaDeviceAnswers(t, src); got != want {
+				t.Errorf("Meta by device after the migration:\n%s\nwant (a fresh warehouse)\n%s", got, want)
+			}
+			src.Close()
+
+			whole := warehouseChecksumAt(t, path)
+			db = openLoadDB(t, path)
+			if _, err := db.Exec(`DELETE FROM adsmcp_schema WHERE version = 4`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if res, err := Migrate(ctx, path); err != nil || !slices.Equal(res.Applied, []int{4}) {
+				t.Fatalf("migrate again: %+v, %v", res, err)
+			}
+			if got := warehouseChecksumAt(t, path); got != whole {
+				t.Errorf("deriving again changed the warehouse:\n%s\nwant\n%s", got, whole)
+			}
+		})
+	}
+}
+
+// A warehouse at version 3 that holds Meta's device rows already (a newer
+// writer filled it) answers read-only as it is, and its migration to
+// version 4 changes no row.
+func TestMigrateKeepsMetaDevicePlatform(t *testing.T) {
+	ctx := context.Background()
+	path := warehouseAt(t, 3, true)
+	whole := warehouseChecksumAt(t, path)
+	release := holdOpen(t, path)
+	src, err := Open(ctx, path, Options{NoDemoFill: true})
+	if err != nil {
+		t.Fatalf("read-only open of a version 3 warehouse with Meta's device rows: %v", err)
+	}
+	before := metaDeviceAnswers(t, src)
+	src.Close()
+	release()
+	if res, err := Migrate(ctx, path); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate: %+v, %v", res, err)
+	}
+	db := openLoadDB(t, path)
+	if _, err := db.Exec(`DELETE FROM adsmcp_schema WHERE version = 4`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := warehouseChecksumAt(t, path); got != whole {
+		t.Errorf("version 4 changed a warehouse holding Meta's device rows:\n%s\nwant\n%s", got, whole)
+	}
+	src, err = Open(ctx, path, Options{NoDemoFill: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if got := metaDeviceAnswers(t, src); got != before {
+		t.Errorf("answers after version 4 differ:\n%s\nwant\n%s", got, before)
 	}
 }

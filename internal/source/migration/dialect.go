@@ -30,6 +30,10 @@ type Dialect struct {
 	// cannot add a column with a constraint; ClickHouse's types without
 	// Nullable never hold NULL anyway).
 	AddsNotNull bool
+	// CorrelatedSubqueries: a subquery may refer to the outer query's row
+	// (NOT EXISTS … WHERE x.id = f.id); ClickHouse's may not, so its data
+	// steps use NOT IN over a tuple.
+	CorrelatedSubqueries bool
 }
 
 // DuckDB is the embedded warehouse's dialect.
@@ -42,7 +46,8 @@ var DuckDB = Dialect{
 	version    INTEGER     NOT NULL,
 	applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
 )`,
-	RecordedVersions: `SELECT CAST(version AS VARCHAR) FROM adsmcp_schema`,
+	RecordedVersions:     `SELECT CAST(version AS VARCHAR) FROM adsmcp_schema`,
+	CorrelatedSubqueries: true,
 }
 
 // Postgres is PostgreSQL's dialect: the tables of current_schema(), the
@@ -56,8 +61,9 @@ var Postgres = Dialect{
 	version    integer     NOT NULL,
 	applied_at timestamptz NOT NULL DEFAULT now()
 )`,
-	RecordedVersions: `SELECT version::text FROM adsmcp_schema`,
-	AddsNotNull:      true,
+	RecordedVersions:     `SELECT version::text FROM adsmcp_schema`,
+	AddsNotNull:          true,
+	CorrelatedSubqueries: true,
 }
 
 // ClickHouse is ClickHouse's dialect (18.16 and later: system tables, no

@@ -57,7 +57,8 @@ func plural(n int) string {
 // Migrate brings the warehouse to the latest layout: it applies every
 // version after the warehouse's (all of them to an empty one), records each,
 // then adds the declared fact columns facts lacks (NULL, or their Default,
-// in the rows already there). A warehouse without a recorded version gets
+// in the rows already there). A version with a data step (Version.Derived)
+// runs it after adding those columns, before it is recorded. A warehouse without a recorded version gets
 // version 1's statements again (they only create what is missing) and the
 // version recorded. A warehouse at a newer version is refused (ErrNewer).
 //
@@ -89,28 +90,51 @@ func Migrate(ctx context.Context, ex Executor, s Schema, declared []Column) (Res
 				return res, fmt.Errorf("%s: schema version %d (%s): %w", s.Dialect.Name, v.Number, v.Summary, err)
 			}
 		}
+		if v.Derived != nil {
+			// Before the version is recorded: on ClickHouse, a migration
+			// stopped here derives again (its guard skips what it wrote).
+			if err := derive(ctx, ex, s, v, declared, &res); err != nil {
+				return res, err
+			}
+		}
 		if err := ex.Exec(ctx, fmt.Sprintf("INSERT INTO %s (version) VALUES (%d)", VersionTable, v.Number)); err != nil {
 			return res, fmt.Errorf("%s: recording schema version %d: %w", s.Dialect.Name, v.Number, err)
 		}
 		res.Applied = append(res.Applied, v.Number)
 	}
-	missing := st.Missing
-	if from < Latest() { // the versions may have added some of them
-		if missing, err = missingColumns(ctx, ex, s.Dialect, declared); err != nil {
-			return res, err
-		}
+	if from == Latest() { // nothing ran: Inspect's list is still true
+		err = addColumns(ctx, ex, s.Dialect, st.Missing, &res)
+	} else { // the versions may have added some of them
+		err = addMissing(ctx, ex, s.Dialect, declared, &res)
 	}
-	for _, c := range missing {
-		statement, err := s.Dialect.addColumn(c)
+	if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// addMissing adds the declared columns facts lacks (Migrate's final step).
+func addMissing(ctx context.Context, ex Executor, d Dialect, declared []Column, res *Result) error {
+	missing, err := missingColumns(ctx, ex, d, declared)
+	if err != nil {
+		return err
+	}
+	return addColumns(ctx, ex, d, missing, res)
+}
+
+// addColumns adds cols to facts, reporting them in res.Added.
+func addColumns(ctx context.Context, ex Executor, d Dialect, cols []Column, res *Result) error {
+	for _, c := range cols {
+		statement, err := d.addColumn(c)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if err := ex.Exec(ctx, statement); err != nil {
-			return res, fmt.Errorf("%s: adding facts column %s: %w", s.Dialect.Name, c.Name, err)
+			return fmt.Errorf("%s: adding facts column %s: %w", d.Name, c.Name, err)
 		}
 		res.Added = append(res.Added, c.Name)
 	}
-	return res, nil
+	return nil
 }
 
 // ErrNoWarehouse: Upgrade found no warehouse to migrate (no facts table).

@@ -342,3 +342,53 @@ func TestFactColumnsAreTheCatalogs(t *testing.T) {
 		}
 	}
 }
+
+// A version that only derives rows gives no statements; its step runs after
+// the final step added the declared columns (which it may fill) and before
+// the version is recorded, writes only what is missing, and makes a
+// read-only open refuse the older layout only while it would write rows.
+func TestDerivedVersion(t *testing.T) {
+	const missing = ` FROM facts WHERE NOT EXISTS (SELECT 1 FROM facts WHERE date = DATE '2000-01-01')`
+	var seen []string
+	withVersions(t, Versions[0], Version{Number: 2, Summary: "a total row", Derived: &Derived{
+		Insert: func(_ Dialect, cols []string, measures map[string]bool) string {
+			seen = cols
+			if !measures["spend_micros"] || !measures["purchases"] || measures["date"] {
+				t.Errorf("measures %v", measures)
+			}
+			return `INSERT INTO facts (date, spend_micros, purchases) SELECT DATE '2000-01-01', SUM(spend_micros), count(*)` + missing + ` HAVING count(*) > 0`
+		},
+		Missing: func(Dialect) string { return `SELECT 'x'` + missing + ` LIMIT 1` },
+	}})
+	s := Schema{Dialect: DuckDB, Versions: map[int][]string{1: testSchema.Versions[1]}}
+	db := openMemory(t)
+	mustExec(t, db, testSchema.Versions[1][0], DuckDB.CreateVersionTable, `INSERT INTO adsmcp_schema (version) VALUES (1)`)
+	if st := inspect(t, db, s); len(st.Underived) != 0 || st.Readable() != nil {
+		t.Errorf("nothing to derive: %+v, %v", st, st.Readable())
+	}
+	mustExec(t, db, `INSERT INTO facts VALUES ('2026-03-01', 1500000), ('2026-03-02', 500000)`)
+	st := inspect(t, db, s)
+	if err := st.Readable(); !slices.Equal(st.Underived, []int{2}) || !errors.Is(err, ErrBehind) || !strings.Contains(err.Error(), "lacks version 2: a total row") {
+		t.Errorf("rows to derive: %+v, %v", st, err)
+	}
+	res := migrate(t, db, s, purchases)
+	if !slices.Equal(res.Applied, []int{2}) || !slices.Equal(res.Added, []string{"purchases"}) || !slices.Contains(seen, "purchases") {
+		t.Errorf("migrate: %+v; the step saw columns %v", res, seen)
+	}
+	total := `SELECT CAST(count(*) AS VARCHAR) || ' ' || CAST(sum(spend_micros) AS VARCHAR) || ' ' || CAST(sum(purchases) AS VARCHAR) FROM facts`
+	want := []string{"3 4000000 2"}
+	if got, err := SQL(db).Strings(context.Background(), total); err != nil || !slices.Equal(got, want) {
+		t.Errorf("facts after the step: %v, %v; want %v", got, err, want)
+	}
+	if got := recorded(t, db); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("recorded %v", got)
+	}
+	// Run again (a migration stopped before recording it): nothing written.
+	mustExec(t, db, `DELETE FROM adsmcp_schema WHERE version = 2`)
+	if res := migrate(t, db, s, purchases); !slices.Equal(res.Applied, []int{2}) {
+		t.Errorf("again: %+v", res)
+	}
+	if got, err := SQL(db).Strings(context.Background(), total); err != nil || !slices.Equal(got, want) {
+		t.Errorf("facts after the step ran again: %v, %v; want %v", got, err, want)
+	}
+}

@@ -21,7 +21,8 @@ type Schema struct {
 	Dialect Dialect
 	// Versions[n] are version n's statements, run in order. Version 1's
 	// create tables only if they do not exist, so that it can complete a
-	// warehouse recognised as version 1 by its tables; later versions run
+	// warehouse recognised as version 1 by its tables. A version that only
+	// derives rows (Version.Derived) has none. Later versions run
 	// once, though on ClickHouse (no transactions) a version interrupted
 	// halfway runs again: make its statements safe to repeat.
 	Versions map[int][]string
@@ -32,12 +33,14 @@ type Schema struct {
 // opens the warehouse.
 func (s Schema) check() error {
 	for _, v := range Versions {
-		if len(s.Versions[v.Number]) == 0 {
+		if len(s.Versions[v.Number]) == 0 && v.Derived == nil {
 			return fmt.Errorf("%s schema: no statements for version %d (%s)", s.Dialect.Name, v.Number, v.Summary)
 		}
 	}
-	if len(s.Versions) != len(Versions) {
-		return fmt.Errorf("%s schema: %d versions, the list has %d", s.Dialect.Name, len(s.Versions), len(Versions))
+	for n := range s.Versions {
+		if n < 1 || n > Latest() {
+			return fmt.Errorf("%s schema: statements for version %d, the list has versions 1 to %d", s.Dialect.Name, n, Latest())
+		}
 	}
 	return nil
 }

@@ -27,6 +27,10 @@ type State struct {
 	Recorded bool
 	// Missing are the declared fact columns that facts lacks.
 	Missing []Column
+	// Underived are the versions after Version whose data step
+	// (Version.Derived) would write rows: the warehouse lacks rows the
+	// reads need, until migrated.
+	Underived []int
 }
 
 // Empty: no warehouse there yet (no facts table), or its tables were dropped.
@@ -59,7 +63,7 @@ func (st State) Readable() error {
 	}
 	var needs []string
 	for _, v := range Versions {
-		if v.Number > st.Version && v.NeededByReads {
+		if v.Number > st.Version && (v.NeededByReads || slices.Contains(st.Underived, v.Number)) {
 			needs = append(needs, fmt.Sprintf("version %d: %s", v.Number, v.Summary))
 		}
 	}
@@ -107,6 +111,10 @@ func Inspect(ctx context.Context, ex Executor, s Schema, declared []Column) (Sta
 		}
 	}
 	st.Missing, err = missingColumns(ctx, ex, s.Dialect, declared)
+	if err != nil {
+		return State{}, err
+	}
+	st.Underived, err = underived(ctx, ex, s.Dialect, st.Version)
 	if err != nil {
 		return State{}, err
 	}

@@ -21,15 +21,23 @@ type Version struct {
 	// only writes need (an index, an importer's bookkeeping): a read-only open
 	// of the older layout then answers as before.
 	NeededByReads bool
+	// Derived is the version's data step, if any: rows derived from those
+	// the warehouse holds, run after the final step added the declared
+	// columns. A warehouse older than the version then cannot answer
+	// until migrated only when the step would write rows (State.Underived).
+	Derived *Derived
 }
 
 // Versions are the layouts in order; the last is the one this adsmcp creates.
 // Adding one: append it here, give its statements in every warehouse's
-// Schema.Versions, and a test from the previous layout.
+// Schema.Versions (none for a version that only derives rows), and a test
+// from the previous layout.
 var Versions = []Version{
 	{Number: 1, Summary: "the first layout: dataset, accounts, campaigns, ad sets, ads, facts and reach", NeededByReads: true},
 	{Number: 2, Summary: "breakdown sets: facts.breakdown (delivery, age_gender, placement, conversion_action…) with columns age, gender, placement and conversion_action; accounts.attribution_window and accounts.conversion_actions", NeededByReads: true},
 	{Number: 3, Summary: "sync state: table sync_state (per account, the days synced and how the last sync went), written by adsmcp sync", NeededByReads: false},
+	{Number: 4, Summary: "Meta's device × publisher_platform rows (facts.breakdown device_platform), derived from Meta's delivery rows summed over country for the accounts' days that have none",
+		Derived: &metaDevicePlatform},
 }
 
 // Latest is the version this adsmcp creates and reads.

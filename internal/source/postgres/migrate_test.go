@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -84,12 +85,18 @@ func columnsOf(t *testing.T, pool *pgxpool.Pool) map[string]string {
 // checksumOf sums, per table, the rows' values in the columns cols names
 // (columnsOf the layout before a migration): what a migration must leave as
 // it found, whatever columns it adds. Rows are taken in their values' order.
+// Meta's device_platform rows, which version 4 derives where they are
+// missing, are left out (TestMigrateDerivesMetaDevicePlatform checks them).
 func checksumOf(t *testing.T, pool *pgxpool.Pool, cols map[string]string) string {
 	t.Helper()
 	var parts []string
 	for _, table := range v1Tables {
 		var sum string
-		q := `SELECT count(*)::text || ' ' || md5(coalesce(string_agg(r, E'\n' ORDER BY r), '')) FROM (SELECT (ROW(` + cols[table] + `))::text AS r FROM ` + table + `) s`
+		where := ""
+		if table == "facts" && slices.Contains(strings.Split(columnsOf(t, pool)["facts"], ", "), "breakdown") {
+			where = ` WHERE breakdown <> 'device_platform'`
+		}
+		q := `SELECT count(*)::text || ' ' || md5(coalesce(string_agg(r, E'\n' ORDER BY r), '')) FROM (SELECT (ROW(` + cols[table] + `))::text AS r FROM ` + table + where + `) s`
 		if err := pool.QueryRow(context.Background(), q).Scan(&sum); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -100,7 +107,8 @@ func checksumOf(t *testing.T, pool *pgxpool.Pool, cols map[string]string) string
 
 // checkVersion2Defaults: every row a warehouse held before version 2 is a
 // delivery fact row without the other sets' dimensions, and its accounts say
-// no attribution window or counted actions (the old layout never said).
+// no attribution window or counted actions (the old layout never said). The
+// device_platform rows version 4 derives from them are not among them.
 func checkVersion2Defaults(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
 	for _, c := range []struct {
@@ -108,8 +116,8 @@ func checkVersion2Defaults(t *testing.T, pool *pgxpool.Pool) {
 		zero        bool
 	}{
 		{"fact rows", `SELECT count(*) FROM facts`, false},
-		{"old fact rows not plain delivery rows", `SELECT count(*) FROM facts WHERE breakdown IS DISTINCT FROM 'delivery'
-			OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL`, true},
+		{"old fact rows not plain delivery rows", `SELECT count(*) FROM facts WHERE breakdown <> 'device_platform' AND (breakdown IS DISTINCT FROM 'delivery'
+			OR age IS NOT NULL OR gender IS NOT NULL OR placement IS NOT NULL OR conversion_action IS NOT NULL)`, true},
 		{"accounts", `SELECT count(*) FROM accounts`, false},
 		{"old accounts with an attribution window or counted actions", `SELECT count(*) FROM accounts
 			WHERE attribution_window IS NOT NULL OR conversion_actions IS NOT NULL`, true},
@@ -125,12 +133,14 @@ func checkVersion2Defaults(t *testing.T, pool *pgxpool.Pool) {
 }
 
 // keepVersion1Data reduces the warehouse to what a version 1 layout can
-// hold: its delivery rows, accounts saying no attribution window or counted
-// actions. A new warehouse so reduced is what a migrated one must answer
-// like, the demo's other sets and windows being data the old one never had.
+// hold, and what a migration derives from it: its delivery rows and Meta's
+// device_platform rows (version 4 sums them from the delivery rows),
+// accounts saying no attribution window or counted actions. A new warehouse
+// so reduced is what a migrated one must answer like, the demo's other sets
+// and windows being data the old one never had.
 func keepVersion1Data(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
-	for _, st := range []string{`DELETE FROM facts WHERE breakdown <> 'delivery'`,
+	for _, st := range []string{`DELETE FROM facts WHERE breakdown NOT IN ('delivery', 'device_platform')`,
 		`UPDATE accounts SET attribution_window = NULL, conversion_actions = NULL`} {
 		if _, err := pool.Exec(context.Background(), st); err != nil {
 			t.Fatalf("%s: %v", st, err)
@@ -303,5 +313,77 @@ func TestNewerWarehouseIsRefused(t *testing.T) {
 func TestMigrateRefusesASchemaWithoutAWarehouse(t *testing.T) {
 	if _, err := postgres.Migrate(context.Background(), openFresh(t).Pool()); !errors.Is(err, migration.ErrNoWarehouse) {
 		t.Errorf("migrate: %v", err)
+	}
+}
+
+// factsChecksum is every row of facts, in its values' order.
+func factsChecksum(t *testing.T, pool *pgxpool.Pool) string {
+	t.Helper()
+	var sum string
+	if err := pool.QueryRow(context.Background(), `SELECT count(*)::text || ' ' || md5(coalesce(string_agg(f::text, E'\n' ORDER BY f::text), '')) FROM facts f`).Scan(&sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// setBack takes back the versions after n, and with devices false Meta's
+// device_platform rows: a warehouse written before they were a set of their
+// own holds Meta's delivery rows only.
+func setBack(t *testing.T, pool *pgxpool.Pool, n int, devices bool) {
+	t.Helper()
+	st := fmt.Sprintf(`DELETE FROM adsmcp_schema WHERE version > %d`, n)
+	if !devices {
+		st += `; DELETE FROM facts WHERE breakdown = 'device_platform'`
+	}
+	if _, err := pool.Exec(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A warehouse at version 3 holding Meta's delivery rows and no
+// device_platform row would answer every Meta query by device with no row:
+// the server refuses to open it, naming adsmcp migrate, which derives the
+// rows from the delivery rows so that it answers by device as the fresh
+// warehouse does; deriving again (the version's record taken back) writes
+// nothing. A version 3 warehouse that holds the rows opens as it is, and
+// version 4 leaves it as it was.
+func TestMigrateDerivesMetaDevicePlatform(t *testing.T) {
+	ctx := context.Background()
+	fresh := openLoaded(t)
+	pool := openLoaded(t).Pool()
+	setBack(t, pool, 3, false)
+	dsn := pool.Config().ConnString()
+	if _, err := openSource(t, dsn); !errors.Is(err, migration.ErrBehind) || !strings.Contains(err.Error(), "adsmcp migrate --target") ||
+		!strings.Contains(err.Error(), "lacks version 4: ") {
+		t.Errorf("open a version 3 warehouse without Meta's device rows: %v", err)
+	}
+	if res, err := postgres.Migrate(ctx, pool); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate: %+v, %v", res, err)
+	}
+	migrated, err := openSource(t, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sourcetest.RunOnly(t, fresh, migrated, duckdbtest.Now(), "device", "publisher_platform")
+	whole := factsChecksum(t, pool)
+	setBack(t, pool, 3, true)
+	if res, err := postgres.Migrate(ctx, pool); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate again: %+v, %v", res, err)
+	}
+	if got := factsChecksum(t, pool); got != whole {
+		t.Errorf("deriving again changed facts: %s, want %s", got, whole)
+	}
+
+	pool = fresh.Pool()
+	whole = factsChecksum(t, pool)
+	setBack(t, pool, 3, true)
+	if _, err := openSource(t, pool.Config().ConnString()); err != nil {
+		t.Errorf("open a version 3 warehouse with Meta's device rows: %v", err)
+	}
+	if res, err := postgres.Migrate(ctx, pool); err != nil || !slices.Equal(res.Applied, []int{4}) {
+		t.Fatalf("migrate the warehouse with Meta's device rows: %+v, %v", res, err)
+	}
+	if got := factsChecksum(t, pool); got != whole {
+		t.Errorf("version 4 changed a warehouse holding Meta's device rows: %s, want %s", got, whole)
 	}
 }
