@@ -40,43 +40,65 @@ type Derived struct {
 // device_platform row. A device or publisher platform the delivery row did
 // not know (NULL, or empty in an old import) stays unknown (NULL, as every
 // writer stores it): the rows still add up to the delivery totals.
-var metaDevicePlatform = Derived{
-	Insert: func(d Dialect, cols []string, measures map[string]bool) string {
-		var sel, group []string
-		for _, c := range cols {
-			switch {
-			case measures[c]:
-				sel = append(sel, "SUM(f."+c+")")
-			case c == "breakdown":
-				sel = append(sel, "'device_platform'")
-			case c == "country":
-				sel = append(sel, "NULL")
-			case c == "device" || c == "publisher_platform":
-				e := "NULLIF(f." + c + ", '')"
-				sel, group = append(sel, e), append(group, e)
-			default: // ids, dates, and in ClickHouse the names facts repeats
-				sel, group = append(sel, "f."+c), append(group, "f."+c)
-			}
-		}
-		// No alias in the SELECT: ClickHouse lets an alias shadow a column
-		// of the same name in WHERE; INSERT … SELECT maps by position.
-		return fmt.Sprintf("INSERT INTO %s (%s)\nSELECT %s\nFROM %s f\nWHERE %s\nGROUP BY %s",
-			factsTable, strings.Join(cols, ", "), strings.Join(sel, ", "), factsTable,
-			metaDaysWithoutDevices(d), strings.Join(group, ", "))
-	},
-	Missing: func(d Dialect) string {
-		return fmt.Sprintf("SELECT 'missing' FROM %s f WHERE %s LIMIT 1", factsTable, metaDaysWithoutDevices(d))
-	},
+var metaDevicePlatform = derivedSet{platform: "meta_ads", key: "device_platform",
+	cleared: func(c string) bool { return c == "country" },
+	unknown: func(c string) bool { return c == "device" || c == "publisher_platform" }}.derived()
+
+// derivedSet makes a platform's rows of a breakdown set from its delivery
+// rows, on the days that have none.
+type derivedSet struct {
+	platform, key string
+	// cleared columns are NULL in the set's rows (summed over); unknown
+	// ones are grouped by, an empty value as NULL.
+	cleared, unknown func(col string) bool
+	// where, when set, keeps only the delivery rows f it selects.
+	where string
 }
 
-// metaDaysWithoutDevices selects the delivery rows f of Meta accounts on the
-// days of the account with no device_platform row.
-func metaDaysWithoutDevices(d Dialect) string {
-	guard := "NOT EXISTS (SELECT 1 FROM " + factsTable + " x WHERE x.breakdown = 'device_platform' AND x.account_id = f.account_id AND x.date = f.date)"
-	if !d.CorrelatedSubqueries {
-		guard = "(f.account_id, f.date) NOT IN (SELECT account_id, date FROM " + factsTable + " WHERE breakdown = 'device_platform')"
+func (ds derivedSet) derived() Derived {
+	return Derived{
+		Insert: func(d Dialect, cols []string, measures map[string]bool) string {
+			var sel, group []string
+			for _, c := range cols {
+				switch {
+				case measures[c]:
+					sel = append(sel, "SUM(f."+c+")")
+				case c == "breakdown":
+					sel = append(sel, "'"+ds.key+"'")
+				case ds.cleared(c):
+					sel = append(sel, "NULL")
+				case ds.unknown(c):
+					e := "NULLIF(f." + c + ", '')"
+					sel, group = append(sel, e), append(group, e)
+				default: // ids, dates, and in ClickHouse the names facts repeats
+					sel, group = append(sel, "f."+c), append(group, "f."+c)
+				}
+			}
+			// No alias in the SELECT: ClickHouse lets an alias shadow a
+			// column of the same name in WHERE; INSERT … SELECT maps by
+			// position.
+			return fmt.Sprintf("INSERT INTO %s (%s)\nSELECT %s\nFROM %s f\nWHERE %s\nGROUP BY %s",
+				factsTable, strings.Join(cols, ", "), strings.Join(sel, ", "), factsTable,
+				ds.daysWithout(d), strings.Join(group, ", "))
+		},
+		Missing: func(d Dialect) string {
+			return fmt.Sprintf("SELECT 'missing' FROM %s f WHERE %s LIMIT 1", factsTable, ds.daysWithout(d))
+		},
 	}
-	return "f.breakdown = 'delivery' AND f.account_id IN (SELECT account_id FROM accounts WHERE platform = 'meta_ads') AND " + guard
+}
+
+// daysWithout selects the delivery rows f of the platform's accounts on the
+// days of the account with no row of the set.
+func (ds derivedSet) daysWithout(d Dialect) string {
+	guard := "NOT EXISTS (SELECT 1 FROM " + factsTable + " x WHERE x.breakdown = '" + ds.key + "' AND x.account_id = f.account_id AND x.date = f.date)"
+	if !d.CorrelatedSubqueries {
+		guard = "(f.account_id, f.date) NOT IN (SELECT account_id, date FROM " + factsTable + " WHERE breakdown = '" + ds.key + "')"
+	}
+	w := "f.breakdown = 'delivery' AND f.account_id IN (SELECT account_id FROM accounts WHERE platform = '" + ds.platform + "') AND " + guard
+	if ds.where != "" {
+		w += " AND " + ds.where
+	}
+	return w
 }
 
 // derive runs version v's data step, after adding the declared columns facts
