@@ -191,6 +191,17 @@ func TestServerAnswersLiveThenFromTheSync(t *testing.T) {
 		ran <- res
 		return res, err
 	}
+	// The schedule reads its clock once a run ended, holding the lock that
+	// NextSync takes, to set the next run: a query after this signal sees it.
+	scheduled, now := make(chan struct{}), s.Schedule.Now
+	if now == nil {
+		now = time.Now
+	}
+	var scheduledOnce sync.Once
+	s.Schedule.Now = func() time.Time {
+		scheduledOnce.Do(func() { close(scheduled) })
+		return now()
+	}
 	s.Start(context.Background())
 	<-planned
 	platforms := []string{"meta_ads", "google_ads", "tiktok_ads"}
@@ -204,6 +215,7 @@ func TestServerAnswersLiveThenFromTheSync(t *testing.T) {
 	}
 	close(goOn)
 	res := <-ran
+	<-scheduled
 	for _, p := range syncedPlatforms(t, res) {
 		a := mustAsk(t, cs, platformQuery(p, "2026-02-20", "2026-03-14"))
 		var prov source.Provenance
